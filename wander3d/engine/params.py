@@ -1,0 +1,111 @@
+"""Parameters the engine runs on: frozen, already-validated dataclasses.
+
+The scene layer builds these from TOML and validates every value; the engine trusts them.
+Units: lengths in world units, time in seconds, angles in radians unless a name says degrees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+METHODS = ("sphere", "angle", "noise", "seek", "random")
+STEERING_MODES = ("force", "desired")
+
+#: Which wander keys each method reads, beyond the ones every method shares.
+METHOD_KEYS: dict[str, tuple[str, ...]] = {
+    "sphere": ("distance", "radius", "jitter"),
+    "angle": ("distance", "radius", "rate"),
+    "noise": ("distance", "radius", "frequency"),
+    "seek": ("interval",),
+    "random": ("distance", "radius"),
+}
+SHARED_WANDER_KEYS = ("method", "vertical", "steering")
+
+
+@dataclass(frozen=True)
+class WanderParams:
+    """How one group wanders.
+
+    method:     one of METHODS.
+    distance:   how far ahead of the agent the wander sphere's centre sits (units).
+    radius:     the wander sphere's radius (units); with `distance` it sets how hard it can turn.
+    jitter:     sphere: size of the random displacement (units/sqrt(s)); the target's direction
+                decorrelates in about (radius/jitter)^2 seconds.
+    rate:       angle: how fast the target's two angles random-walk (rad/sqrt(s)).
+    frequency:  noise: how fast the coherent noise driving the target varies (1/s).
+    interval:   seek: seconds between picks of a new random point of the enclosure.
+    vertical:   0..1, scales up/down motion; 1 is isotropic, 0 keeps agents level.
+    steering:   "force": the vector to the target is the steering force (Reynolds);
+                "desired": desired velocity towards the target at max speed, minus velocity.
+    """
+
+    method: str = "sphere"
+    distance: float = 30.0
+    radius: float = 12.0
+    jitter: float = 10.0
+    rate: float = 0.8
+    frequency: float = 0.3
+    interval: float = 4.0
+    vertical: float = 1.0
+    steering: str = "force"
+
+
+@dataclass(frozen=True)
+class GroupParams:
+    """One group of identical agents.
+
+    count:          number of agents.
+    color:          "#rrggbb" display colour (the engine ignores it).
+    max_speed:      units/s.
+    max_force:      force units (mass * units/s^2); the steering is truncated to this.
+    mass:           > 0; acceleration = force / mass.
+    initial_speed:  units/s along a random heading; None means max_speed / 2.
+    trail_length:   trail points kept per agent; 0 disables the trail.
+    trail_every:    record a trail point every this many steps.
+    """
+
+    count: int
+    name: str = "wanderers"
+    color: str = "#ffb000"
+    max_speed: float = 40.0
+    max_force: float = 60.0
+    mass: float = 1.0
+    initial_speed: float | None = None
+    trail_length: int = 150
+    trail_every: int = 2
+    wander: WanderParams = field(default_factory=WanderParams)
+
+    @property
+    def start_speed(self) -> float:
+        return self.max_speed / 2 if self.initial_speed is None else self.initial_speed
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """Axis-aligned box the agents never leave.
+
+    min, max:  corners (x, y, z) in units, min < max on every axis.
+    margin:    width of the band inside each wall where containment turns agents back;
+               less than half the smallest extent.
+    """
+
+    min: tuple[float, float, float] = (-100.0, -60.0, -100.0)
+    max: tuple[float, float, float] = (100.0, 60.0, 100.0)
+    margin: float = 15.0
+
+
+class SimulationSpec(Protocol):
+    """What a Simulation needs from a scene (wander3d.Scene satisfies it)."""
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def dt(self) -> float: ...
+
+    @property
+    def enclosure(self) -> Enclosure: ...
+
+    @property
+    def groups(self) -> tuple[GroupParams, ...]: ...
