@@ -1,16 +1,14 @@
+"""The vector and random helpers the kernel and the starting state are built from."""
+
 import numpy as np
 import pytest
 
-from wander3d.engine.vecmath import (
-    dot,
-    lengths,
-    normalize,
-    perpendicular,
-    random_in_ball,
-    random_unit,
-    transport,
-    truncate,
-)
+from wander3d.engine import kernel
+from wander3d.engine.vecmath import dot, lengths, normalize, perpendicular, random_unit
+
+
+def transport_rows(vectors, old, new):
+    return np.array([kernel.transport(*v, *a, *b) for v, a, b in zip(vectors, old, new)])
 
 
 def test_normalize_never_returns_nan_for_zero_rows():
@@ -21,54 +19,74 @@ def test_normalize_never_returns_nan_for_zero_rows():
     np.testing.assert_allclose(out, [[0, 1, 0], [0.6, 0, 0.8], [0, 1, 0]])
 
 
-def test_truncate_only_shortens():
-    v = np.array([[3.0, 4.0, 0.0], [0.3, 0.4, 0.0], [0.0, 0.0, 0.0]])
-    out = truncate(v, np.array([1.0, 1.0, 1.0]))
-    np.testing.assert_allclose(lengths(out), [1.0, 0.5, 0.0])
-    np.testing.assert_allclose(out[0], [0.6, 0.8, 0.0])
-
-
 def test_perpendicular_is_unit_and_orthogonal_even_for_axis_vectors():
     rng = np.random.default_rng(1)
     v = np.vstack([np.eye(3), -np.eye(3), random_unit(rng, 100)])
-    p = perpendicular(v)
-    np.testing.assert_allclose(lengths(p), 1.0)
-    np.testing.assert_allclose(dot(p, v), 0.0, atol=1e-12)
+    for p in (perpendicular(v), np.array([kernel.perpendicular(*row) for row in v])):
+        np.testing.assert_allclose(lengths(p), 1.0)
+        np.testing.assert_allclose(dot(p, v), 0.0, atol=1e-12)
 
 
 def test_transport_maps_old_onto_new_and_preserves_angles():
     rng = np.random.default_rng(2)
-    old, new, vec = random_unit(rng, 500), random_unit(rng, 500), random_unit(rng, 500)
-    np.testing.assert_allclose(transport(old, old, new), new, atol=1e-12)
-    moved = transport(vec, old, new)
+    old, new, vec = random_unit(rng, 300), random_unit(rng, 300), random_unit(rng, 300)
+    np.testing.assert_allclose(transport_rows(old, old, new), new, atol=1e-12)
+    moved = transport_rows(vec, old, new)
     np.testing.assert_allclose(dot(moved, new), dot(vec, old), atol=1e-12)
     np.testing.assert_allclose(lengths(moved), 1.0)
 
 
 @pytest.mark.parametrize("axis", range(3))
 def test_transport_handles_exact_reversal(axis):
-    old = np.zeros((1, 3))
-    old[0, axis] = 1.0
-    vec = np.array([[0.3, -0.5, 0.8]]) / np.sqrt(0.98)
-    moved = transport(vec, old, -old)
+    old = np.zeros(3)
+    old[axis] = 1.0
+    vec = np.array([0.3, -0.5, 0.8]) / np.sqrt(0.98)
+    moved = np.array(kernel.transport(*vec, *old, *-old))
     assert np.isfinite(moved).all()
-    np.testing.assert_allclose(dot(moved, -old), dot(vec, old), atol=1e-12)
-    np.testing.assert_allclose(lengths(moved), 1.0)
+    assert moved @ -old == pytest.approx(vec @ old, abs=1e-12)
+    assert np.linalg.norm(moved) == pytest.approx(1.0)
 
 
 def test_minimal_rotation_leaves_the_rotation_axis_alone():
-    old = np.array([[1.0, 0.0, 0.0]])
-    new = np.array([[0.0, 1.0, 0.0]])
-    axis = np.array([[0.0, 0.0, 1.0]])
-    np.testing.assert_allclose(transport(axis, old, new), axis, atol=1e-15)
+    moved = kernel.transport(0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+    np.testing.assert_allclose(moved, (0.0, 0.0, 1.0), atol=1e-15)
 
 
-def test_random_in_ball_is_uniform_in_volume():
-    points = random_in_ball(np.random.default_rng(3), 200_000)
+def test_random_draws_in_the_unit_ball_are_uniform_in_volume():
+    keys = [np.uint64(kernel.stream_key(np.uint64(99), agent, 0)) for agent in range(100_000)]
+    points = np.array([kernel.in_unit_ball(k) for k in keys])
     r = lengths(points)
     assert r.max() <= 1.0
     # Uniform in a ball: P(r < 1/2) = 1/8 and E[r] = 3/4; a cube or a normalised Gaussian
     # of random length would give other values.
-    assert abs(np.mean(r < 0.5) - 0.125) < 0.005
-    assert abs(r.mean() - 0.75) < 0.005
+    assert abs(np.mean(r < 0.5) - 0.125) < 0.006
+    assert abs(r.mean() - 0.75) < 0.006
     assert np.all(np.abs(points.mean(axis=0)) < 0.01)
+
+
+def test_uniform_draws_are_independent_across_agents_steps_and_draws():
+    seed = np.uint64(5)
+    grid = np.array(
+        [
+            [kernel.uniform(np.uint64(kernel.stream_key(seed, a, s)), 0) for s in range(200)]
+            for a in range(200)
+        ]
+    )
+    assert 0.0 <= grid.min() and grid.max() < 1.0
+    assert abs(grid.mean() - 0.5) < 0.01
+    # Neighbouring agents, steps and draws must not be correlated.
+    assert abs(np.corrcoef(grid[:-1].ravel(), grid[1:].ravel())[0, 1]) < 0.02
+    assert abs(np.corrcoef(grid[:, :-1].ravel(), grid[:, 1:].ravel())[0, 1]) < 0.02
+    key = np.uint64(kernel.stream_key(seed, 0, 0))
+    draws = np.array([kernel.uniform(key, d) for d in range(40_000)])
+    assert abs(np.corrcoef(draws[:-1], draws[1:])[0, 1]) < 0.02
+
+
+def test_gradient_noise_is_smooth_and_zero_on_the_lattice():
+    key = np.uint64(12345)
+    xs = np.linspace(0.0, 20.0, 20_001)
+    values = np.array([kernel.gradient_noise(key, x) for x in xs])
+    assert np.abs(values).max() <= 1.0
+    assert values.std() > 0.1
+    assert np.abs(np.diff(values)).max() < 0.01  # no jumps at step 0.001
+    np.testing.assert_allclose([kernel.gradient_noise(key, float(k)) for k in range(20)], 0.0)

@@ -21,49 +21,40 @@ class TrailView:
 
 
 class TrailBuffer:
-    """Ring buffer of the last `capacity` sampled positions of `n_agents` agents.
+    """Ring buffer of the last `capacity` sampled positions of a group's agents.
 
-    Every agent of a group is sampled on the same step, so one write index serves the group.
-    `points[:, head - 1]` is the newest sample; slot order wraps at `capacity`.
-    `breaks[a, j]` is True when agent a jumped (wall reflection) between the sample before slot j
-    and slot j, so the segment ending at slot j must not be drawn.
+    The kernel writes sample k (taken after step k * every; sample 0 is the start) into slot
+    k % capacity; every agent of a group is sampled on the same step, so one write index serves
+    the group. `points` (n_agents, capacity, 3) float32 and `breaks` (n_agents, capacity) bool
+    are views into the simulation's trail storage: `breaks[a, j]` is True when agent a jumped
+    (wall reflection) between the sample before slot j and slot j, so the segment ending at
+    slot j must not be drawn.
     """
 
-    def __init__(self, n_agents: int, capacity: int, every: int) -> None:
-        self.capacity = capacity
+    def __init__(self, points: np.ndarray, breaks: np.ndarray, every: int) -> None:
+        self.points = points
+        self.breaks = breaks
+        self.capacity = points.shape[1]
         self.every = every
-        self.points = np.zeros((n_agents, capacity, 3), dtype=np.float32)
-        self.breaks = np.zeros((n_agents, capacity), dtype=bool)
-        self.head = 0  # slot the next sample goes into
-        self.size = 0  # filled slots, <= capacity
         self.samples_written = 0  # total samples ever written; lets a GPU mirror upload deltas
-        self._jumped = np.zeros(n_agents, dtype=bool)
+
+    def sync(self, step_count: int) -> None:
+        """Account for the samples the kernel has written up to `step_count` steps."""
+        self.samples_written = step_count // self.every + 1 if self.capacity else 0
+
+    @property
+    def head(self) -> int:
+        """Slot the next sample goes into; the newest sample is in slot head - 1."""
+        return self.samples_written % self.capacity if self.capacity else 0
+
+    @property
+    def size(self) -> int:
+        """Filled slots, at most capacity."""
+        return min(self.samples_written, self.capacity)
 
     @property
     def nbytes(self) -> int:
-        return self.points.nbytes + self.breaks.nbytes + self._jumped.nbytes
-
-    def note_jumps(self, jumped: np.ndarray) -> None:
-        """Remember agents (bool (n_agents,)) that jumped since the last sample."""
-        self._jumped |= jumped
-
-    def record(self, positions: np.ndarray) -> None:
-        """Append one sample of `positions` (n_agents, 3)."""
-        if self.capacity == 0:
-            return
-        self.points[:, self.head] = positions
-        self.breaks[:, self.head] = self._jumped
-        self._jumped[:] = False
-        self.head = (self.head + 1) % self.capacity
-        self.size = min(self.size + 1, self.capacity)
-        self.samples_written += 1
-
-    def clear(self) -> None:
-        self.head = 0
-        self.size = 0
-        self.samples_written = 0
-        self.breaks[:] = False
-        self._jumped[:] = False
+        return self.points.nbytes + self.breaks.nbytes
 
     def ordered_slots(self) -> np.ndarray:
         """(size,) slot indices from oldest to newest sample."""

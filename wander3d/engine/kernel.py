@@ -1,0 +1,475 @@
+"""The step kernel: one fused, compiled loop that advances every agent by n steps.
+
+This is the engine's only per-step code path. Each agent is independent within a step (agents do
+not interact), so the loop runs agents in parallel and keeps each agent's state in registers
+for all n steps. Randomness is counter-based: every random number is a hash of (seed, agent,
+step, draw), so a run does not depend on the thread count or on how steps are batched into
+calls, and the same seed gives a bit-identical run.
+
+Per agent and step (see Simulation for the model):
+  1. containment: where the agent will be LOOKAHEAD s ahead, on axes it heads into a wall's
+     margin band, gives an inward push (ramping to full over RAMP_FRACTION of the band);
+  2. the group's wander method moves the target (random walks scale with sqrt(dt)), and the
+     target is mirrored inward on pushed axes;
+  3. steering = vector to target ("force") or desired velocity minus velocity ("desired"), up
+     component scaled by `vertical`; blended with containment, which takes priority near walls;
+  4. force truncated to max_force, / mass, velocity truncated to max_speed, position += v dt;
+  5. side vector and wander direction are parallel-transported from the old heading to the new;
+  6. an agent outside the box is reflected back (position, velocity, frame, target);
+  7. a trail point is written every `trail_every` steps into the agent's ring buffer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+# Method codes (index into params.METHODS).
+SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
+
+# Columns of the per-group parameter table.
+(
+    DISTANCE,
+    RADIUS,
+    JITTER,
+    RATE,
+    FREQUENCY,
+    INTERVAL,
+    VERTICAL,
+    MAX_SPEED,
+    MAX_FORCE,
+    INVERSE_MASS,
+    METHOD,
+    DESIRED,
+    TRAIL_CAPACITY,
+    TRAIL_EVERY,
+    TRAIL_BASE,
+    FIRST_AGENT,
+) = range(16)
+PARAM_COLUMNS = 16
+
+#: Fraction of the margin band over which the containment push ramps up to full strength.
+RAMP_FRACTION = 0.25
+#: Seconds ahead at which agents look for the margin band, so fast ones start turning earlier.
+LOOKAHEAD = 0.25
+#: The random method's force is white noise referred to this step (s), so that its effect on the
+#: heading is the same at any step rate.
+RANDOM_REFERENCE_DT = 1.0 / 60.0
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_TINY = 1e-12
+_HALF_PI = math.pi / 2
+
+_jit = numba.njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+
+
+@_jit
+def mix(x):
+    """splitmix64 finaliser: a bijective, well-mixed hash of a uint64."""
+    x = (x ^ (x >> _S30)) * _MIX1
+    x = (x ^ (x >> _S27)) * _MIX2
+    return x ^ (x >> _S31)
+
+
+@_jit
+def stream_key(seed_key, agent, step):
+    """Key of the random stream of one agent in one step."""
+    return mix(mix(seed_key ^ (np.uint64(agent) * _GOLDEN)) + np.uint64(step))
+
+
+@_jit
+def uniform(key, draw):
+    """The `draw`-th uniform float in [0, 1) of stream `key`."""
+    return np.float64(mix(key + np.uint64(draw + 1) * _GOLDEN) >> _S11) * _UNIT
+
+
+@_jit
+def in_unit_ball(key):
+    """A point uniform in the unit ball from stream `key`, by rejection from the cube.
+
+    Uniform in volume (not a cube, not a normalised Gaussian of random length); points within
+    1e-3 of the centre are rejected too, so the result always has a direction. About 1.9 tries.
+    """
+    draw = 0
+    while True:
+        x = 2.0 * uniform(key, draw) - 1.0
+        y = 2.0 * uniform(key, draw + 1) - 1.0
+        z = 2.0 * uniform(key, draw + 2) - 1.0
+        draw += 3
+        r2 = x * x + y * y + z * z
+        if 1e-6 < r2 <= 1.0:
+            return x, y, z
+
+
+@_jit
+def gradient_noise(key, x):
+    """Smooth 1D gradient (Perlin) noise of curve `key` at `x`, in about [-1, 1]."""
+    cell = math.floor(x)
+    f = x - cell
+    c = np.int64(cell)
+    g0 = np.float64(mix(key + np.uint64(c) * _GOLDEN) >> _S11) * _UNIT * 2.0 - 1.0
+    g1 = np.float64(mix(key + np.uint64(c + 1) * _GOLDEN) >> _S11) * _UNIT * 2.0 - 1.0
+    fade = f * f * f * (f * (f * 6.0 - 15.0) + 10.0)
+    # A 1D Perlin curve peaks at +-0.5; doubling maps it to about [-1, 1].
+    return 2.0 * ((1.0 - fade) * g0 * f + fade * g1 * (f - 1.0))
+
+
+@_jit
+def noise_direction(keys, phase, t, vertical, hx, hy, hz, sx, sy, sz):
+    """Noise-driven wander: the target's yaw and pitch follow two smooth noise curves.
+
+    keys: (2,) uint64 curve keys; phase: (2,) offsets; t: noise coordinate (seconds times
+    frequency). Yaw spans about [-pi, pi], pitch [-pi/2, pi/2] * vertical.
+    """
+    yaw = math.pi * gradient_noise(keys[0], phase[0] + t)
+    pitch = _HALF_PI * min(1.0, max(-1.0, gradient_noise(keys[1], phase[1] + t))) * vertical
+    return direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
+
+
+@numba.njit(cache=True)
+def noise_directions(keys, phase, t, vertical, headings, sides, out):
+    """`noise_direction` for rows of (n, 2) keys/phase and (n, 3) frames, into out (n, 3)."""
+    for i in range(out.shape[0]):
+        h = headings[i]
+        s = sides[i]
+        out[i, 0], out[i, 1], out[i, 2] = noise_direction(
+            keys[i], phase[i], t, vertical, h[0], h[1], h[2], s[0], s[1], s[2]
+        )
+
+
+@_jit
+def direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz):
+    """Unit direction at `yaw` (towards side) and `pitch` (towards up = side x heading)."""
+    ux = sy * hz - sz * hy
+    uy = sz * hx - sx * hz
+    uz = sx * hy - sy * hx
+    cp = math.cos(pitch)
+    a = cp * math.cos(yaw)
+    b = cp * math.sin(yaw)
+    c = math.sin(pitch)
+    return a * hx + b * sx + c * ux, a * hy + b * sy + c * uy, a * hz + b * sz + c * uz
+
+
+@_jit
+def angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz):
+    """Inverse of direction_from_angles for a unit direction."""
+    ux = sy * hz - sz * hy
+    uy = sz * hx - sx * hz
+    uz = sx * hy - sy * hx
+    yaw = math.atan2(wx * sx + wy * sy + wz * sz, wx * hx + wy * hy + wz * hz)
+    up = wx * ux + wy * uy + wz * uz
+    pitch = math.asin(min(1.0, max(-1.0, up)))
+    return yaw, pitch
+
+
+@_jit
+def perpendicular(ax, ay, az):
+    """A unit vector perpendicular to unit a: a crossed with its least-aligned world axis.
+
+    Never degenerate, unlike crossing with a fixed up vector, which fails for vertical a.
+    """
+    if abs(ax) <= abs(ay) and abs(ax) <= abs(az):
+        px, py, pz = 0.0, az, -ay
+    elif abs(ay) <= abs(az):
+        px, py, pz = -az, 0.0, ax
+    else:
+        px, py, pz = ay, -ax, 0.0
+    n = math.sqrt(px * px + py * py + pz * pz)
+    return px / n, py / n, pz / n
+
+
+@_jit
+def transport(vx, vy, vz, ax, ay, az, bx, by, bz):
+    """Rotate v by the minimal rotation taking unit a onto unit b (parallel transport).
+
+    Rodrigues' formula without a normalised axis: R v = c v + k x v + (k . v) k / (1 + c), with
+    k = a x b and c = a . b. Exactly opposite a and b rotate half a turn about an axis
+    perpendicular to a (the least-aligned world axis crossed with a).
+    """
+    c = ax * bx + ay * by + az * bz
+    if c < -1.0 + 1e-9:
+        # Half turn about a unit vector perpendicular to a.
+        px, py, pz = perpendicular(ax, ay, az)
+        d = 2.0 * (px * vx + py * vy + pz * vz)
+        return d * px - vx, d * py - vy, d * pz - vz
+    kx = ay * bz - az * by
+    ky = az * bx - ax * bz
+    kz = ax * by - ay * bx
+    s = (kx * vx + ky * vy + kz * vz) / (1.0 + c)
+    return (
+        c * vx + (ky * vz - kz * vy) + s * kx,
+        c * vy + (kz * vx - kx * vz) + s * ky,
+        c * vz + (kx * vy - ky * vx) + s * kz,
+    )
+
+
+@numba.njit(cache=True, parallel=True, fastmath=False, error_model="numpy")
+def advance(
+    n_steps,
+    first_step,
+    dt,
+    seed_key,
+    low,
+    high,
+    margin,
+    group_index,
+    params,
+    positions,
+    velocities,
+    headings,
+    sides,
+    wander_dirs,
+    targets,
+    forces,
+    angles,
+    noise_keys,
+    noise_phase,
+    seek_targets,
+    seek_timers,
+    pending_breaks,
+    trail_points,
+    trail_breaks,
+):
+    """Advance every agent by `n_steps` steps of `dt` seconds, in place.
+
+    first_step: index of the first step taken (the simulation's step count before the call);
+    seed_key: uint64 derived from the scene seed; low, high: (3,) box corners; margin: band width.
+    group_index: (N,) group of each agent; params: (G, PARAM_COLUMNS) per-group table.
+    State arrays are (N, 3) float64 except angles and noise_phase (N, 2) float64, noise_keys
+    (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool.
+    trail_points: (P, 3) float32 and trail_breaks: (P,) bool, every group's rings end to end;
+    agent i of group g owns slots TRAIL_BASE + (i - FIRST_AGENT) * capacity + [0, capacity).
+    """
+    root_dt = math.sqrt(dt)
+    random_gain = math.sqrt(RANDOM_REFERENCE_DT / dt)
+    ramp = margin * RAMP_FRACTION
+    lox, loy, loz = low[0], low[1], low[2]
+    hix, hiy, hiz = high[0], high[1], high[2]
+    for i in numba.prange(positions.shape[0]):
+        g = group_index[i]
+        distance = params[g, DISTANCE]
+        radius = params[g, RADIUS]
+        jitter_step = params[g, JITTER] * root_dt
+        rate_step = params[g, RATE] * root_dt
+        frequency = params[g, FREQUENCY]
+        interval = params[g, INTERVAL]
+        vertical = params[g, VERTICAL]
+        max_speed = params[g, MAX_SPEED]
+        max_force = params[g, MAX_FORCE]
+        inverse_mass = params[g, INVERSE_MASS]
+        method = np.int64(params[g, METHOD])
+        desired = params[g, DESIRED] != 0.0
+        capacity = np.int64(params[g, TRAIL_CAPACITY])
+        every = np.int64(params[g, TRAIL_EVERY])
+        ring = np.int64(params[g, TRAIL_BASE]) + (i - np.int64(params[g, FIRST_AGENT])) * capacity
+
+        px, py, pz = positions[i, 0], positions[i, 1], positions[i, 2]
+        vx, vy, vz = velocities[i, 0], velocities[i, 1], velocities[i, 2]
+        hx, hy, hz = headings[i, 0], headings[i, 1], headings[i, 2]
+        sx, sy, sz = sides[i, 0], sides[i, 1], sides[i, 2]
+        wx, wy, wz = wander_dirs[i, 0], wander_dirs[i, 1], wander_dirs[i, 2]
+        yaw, pitch = angles[i, 0], angles[i, 1]
+        fx, fy, fz = 0.0, 0.0, 0.0
+        jumped = pending_breaks[i]
+
+        for step in range(first_step, first_step + n_steps):
+            key = stream_key(seed_key, i, step)
+
+            # 1. Containment, per axis: + pushes towards high, - towards low.
+            ix = 0.0
+            iy = 0.0
+            iz = 0.0
+            ax_ = px + vx * LOOKAHEAD
+            ay_ = py + vy * LOOKAHEAD
+            az_ = pz + vz * LOOKAHEAD
+            if margin > 0.0:
+                if hx < 0.0:
+                    ix = min(1.0, max(0.0, (lox + margin - ax_) / ramp))
+                elif hx > 0.0:
+                    ix = -min(1.0, max(0.0, (ax_ - (hix - margin)) / ramp))
+                if hy < 0.0:
+                    iy = min(1.0, max(0.0, (loy + margin - ay_) / ramp))
+                elif hy > 0.0:
+                    iy = -min(1.0, max(0.0, (ay_ - (hiy - margin)) / ramp))
+                if hz < 0.0:
+                    iz = min(1.0, max(0.0, (loz + margin - az_) / ramp))
+                elif hz > 0.0:
+                    iz = -min(1.0, max(0.0, (az_ - (hiz - margin)) / ramp))
+            weight = max(abs(ix), max(abs(iy), abs(iz)))
+
+            # 2. The wander target.
+            if method == SEEK:
+                seek_timers[i] -= dt
+                if seek_timers[i] <= 0.0:
+                    seek_targets[i, 0] = lox + margin + uniform(key, 0) * (hix - lox - 2 * margin)
+                    seek_targets[i, 1] = loy + margin + uniform(key, 1) * (hiy - loy - 2 * margin)
+                    seek_targets[i, 2] = loz + margin + uniform(key, 2) * (hiz - loz - 2 * margin)
+                    seek_timers[i] += interval
+                tx, ty, tz = seek_targets[i, 0], seek_targets[i, 1], seek_targets[i, 2]
+            else:
+                if method == SPHERE:
+                    ux, uy, uz = in_unit_ball(key)
+                    qx = wx * radius + ux * jitter_step
+                    qy = wy * radius + uy * jitter_step * vertical
+                    qz = wz * radius + uz * jitter_step
+                    q = math.sqrt(qx * qx + qy * qy + qz * qz)
+                    # The point can reach the centre only if jitter*sqrt(dt) >= radius.
+                    if q > 1e-9 * radius:
+                        wx, wy, wz = qx / q, qy / q, qz / q
+                elif method == ANGLE:
+                    yaw += (2.0 * uniform(key, 0) - 1.0) * rate_step
+                    pitch += (2.0 * uniform(key, 1) - 1.0) * rate_step * vertical
+                    if yaw >= math.pi or yaw < -math.pi:
+                        yaw = (yaw + math.pi) % (2.0 * math.pi) - math.pi
+                    if pitch > _HALF_PI:
+                        pitch = math.pi - pitch
+                    elif pitch < -_HALF_PI:
+                        pitch = -math.pi - pitch
+                    wx, wy, wz = direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
+                elif method == NOISE:
+                    wx, wy, wz = noise_direction(
+                        noise_keys[i], noise_phase[i], step * dt * frequency, vertical,
+                        hx, hy, hz, sx, sy, sz,
+                    )  # fmt: skip
+                else:  # RANDOM: a fresh uniform direction, as white noise.
+                    ux, uy, uz = in_unit_ball(key)
+                    uy *= vertical
+                    u = math.sqrt(ux * ux + uy * uy + uz * uz)
+                    if u < 1e-9:  # vertical = 0 and a purely vertical draw
+                        ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
+                    wx, wy, wz = ux * random_gain / u, uy * random_gain / u, uz * random_gain / u
+                # Turn the target inward on axes heading into a wall, so the agent does not
+                # head straight back out; a mirror keeps it on the sphere.
+                turned = False
+                if (ix > 0.0 and wx < 0.0) or (ix < 0.0 and wx > 0.0):
+                    wx = -wx
+                    turned = True
+                if (iy > 0.0 and wy < 0.0) or (iy < 0.0 and wy > 0.0):
+                    wy = -wy
+                    turned = True
+                if (iz > 0.0 and wz < 0.0) or (iz < 0.0 and wz > 0.0):
+                    wz = -wz
+                    turned = True
+                if turned and method == ANGLE:
+                    yaw, pitch = angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz)
+                tx = px + hx * distance + wx * radius
+                ty = py + hy * distance + wy * radius
+                tz = pz + hz * distance + wz * radius
+
+            # 3. Steering, blended with containment.
+            dx, dy, dz = tx - px, ty - py, tz - pz
+            if desired:
+                d = math.sqrt(dx * dx + dy * dy + dz * dz)
+                if d > _TINY:
+                    dx, dy, dz = dx / d, dy / d, dz / d
+                else:
+                    dx, dy, dz = hx, hy, hz
+                dx = dx * max_speed - vx
+                dy = dy * max_speed - vy
+                dz = dz * max_speed - vz
+            dy *= vertical
+            keep = 1.0 - weight
+            fx, fy, fz = dx * keep, dy * keep, dz * keep
+            if weight > 0.0:
+                c = max_force * weight / math.sqrt(ix * ix + iy * iy + iz * iz)
+                fx += ix * c
+                fy += iy * c
+                fz += iz * c
+
+            # 4. Vehicle model.
+            f = math.sqrt(fx * fx + fy * fy + fz * fz)
+            if f > max_force:
+                scale = max_force / f
+                fx, fy, fz = fx * scale, fy * scale, fz * scale
+            gain = inverse_mass * dt
+            vx += fx * gain
+            vy += fy * gain
+            vz += fz * gain
+            speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+            if speed > max_speed:
+                scale = max_speed / speed
+                vx, vy, vz = vx * scale, vy * scale, vz * scale
+                speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+            px += vx * dt
+            py += vy * dt
+            pz += vz * dt
+
+            # 5. Carry the frame and the target with the heading.
+            if speed > 1e-9:
+                nx, ny, nz = vx / speed, vy / speed, vz / speed
+                sx, sy, sz = transport(sx, sy, sz, hx, hy, hz, nx, ny, nz)
+                wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
+                hx, hy, hz = nx, ny, nz
+                # Remove the rounding drift of repeated rotations: keep the frame orthonormal.
+                d = sx * hx + sy * hy + sz * hz
+                sx, sy, sz = sx - d * hx, sy - d * hy, sz - d * hz
+                s = math.sqrt(sx * sx + sy * sy + sz * sz)
+                if s > _TINY:
+                    sx, sy, sz = sx / s, sy / s, sz / s
+                else:
+                    sx, sy, sz = perpendicular(hx, hy, hz)
+
+            # 6. The hard guarantee: reflect agents that left the box.
+            crossed = False
+            if px < lox or px > hix:
+                px = 2.0 * lox - px if px < lox else 2.0 * hix - px
+                px = min(hix, max(lox, px))
+                vx, hx, sx, wx = -vx, -hx, -sx, -wx
+                crossed = True
+            if py < loy or py > hiy:
+                py = 2.0 * loy - py if py < loy else 2.0 * hiy - py
+                py = min(hiy, max(loy, py))
+                vy, hy, sy, wy = -vy, -hy, -sy, -wy
+                crossed = True
+            if pz < loz or pz > hiz:
+                pz = 2.0 * loz - pz if pz < loz else 2.0 * hiz - pz
+                pz = min(hiz, max(loz, pz))
+                vz, hz, sz, wz = -vz, -hz, -sz, -wz
+                crossed = True
+            if crossed:
+                jumped = True
+                if method == ANGLE:
+                    # The mirror flips the frame's handedness; re-express the target in it.
+                    w = math.sqrt(wx * wx + wy * wy + wz * wz)
+                    yaw, pitch = angles_from_direction(
+                        wx / w, wy / w, wz / w, hx, hy, hz, sx, sy, sz
+                    )
+
+            # 7. Trails.
+            done = step + 1
+            if capacity > 0 and done % every == 0:
+                slot = ring + (done // every) % capacity
+                trail_points[slot, 0] = px
+                trail_points[slot, 1] = py
+                trail_points[slot, 2] = pz
+                trail_breaks[slot] = jumped
+                jumped = False
+
+        positions[i, 0], positions[i, 1], positions[i, 2] = px, py, pz
+        velocities[i, 0], velocities[i, 1], velocities[i, 2] = vx, vy, vz
+        headings[i, 0], headings[i, 1], headings[i, 2] = hx, hy, hz
+        sides[i, 0], sides[i, 1], sides[i, 2] = sx, sy, sz
+        wander_dirs[i, 0], wander_dirs[i, 1], wander_dirs[i, 2] = wx, wy, wz
+        angles[i, 0], angles[i, 1] = yaw, pitch
+        forces[i, 0], forces[i, 1], forces[i, 2] = fx, fy, fz
+        pending_breaks[i] = jumped
+        # Where the target is now, after the move (the next step jitters it from here).
+        if method == SEEK:
+            targets[i, 0], targets[i, 1], targets[i, 2] = (
+                seek_targets[i, 0],
+                seek_targets[i, 1],
+                seek_targets[i, 2],
+            )
+        else:
+            targets[i, 0] = px + hx * distance + wx * radius
+            targets[i, 1] = py + hy * distance + wy * radius
+            targets[i, 2] = pz + hz * distance + wz * radius
