@@ -8,7 +8,14 @@ from wander3d.engine.vecmath import dot, lengths, normalize, perpendicular, rand
 
 
 def transport_rows(vectors, old, new):
-    return np.array([kernel.transport(*v, *a, *b) for v, a, b in zip(vectors, old, new)])
+    return np.array(
+        [kernel.transport(*v, *a, *b) for v, a, b in zip(vectors, old, new, strict=True)]
+    )
+
+
+def stream(seed, agent, step):
+    """The kernel's random stream key for (seed, agent, step), as a numpy uint64."""
+    return np.uint64(kernel.stream_key(np.uint64(kernel.agent_key(np.uint64(seed), agent)), step))
 
 
 def test_normalize_never_returns_nan_for_zero_rows():
@@ -53,7 +60,7 @@ def test_minimal_rotation_leaves_the_rotation_axis_alone():
 
 
 def test_random_draws_in_the_unit_ball_are_uniform_in_volume():
-    keys = [np.uint64(kernel.stream_key(np.uint64(99), agent, 0)) for agent in range(100_000)]
+    keys = [stream(99, agent, 0) for agent in range(100_000)]
     points = np.array([kernel.in_unit_ball(k) for k in keys])
     r = lengths(points)
     assert r.max() <= 1.0
@@ -65,19 +72,13 @@ def test_random_draws_in_the_unit_ball_are_uniform_in_volume():
 
 
 def test_uniform_draws_are_independent_across_agents_steps_and_draws():
-    seed = np.uint64(5)
-    grid = np.array(
-        [
-            [kernel.uniform(np.uint64(kernel.stream_key(seed, a, s)), 0) for s in range(200)]
-            for a in range(200)
-        ]
-    )
+    grid = np.array([[kernel.uniform(stream(5, a, s), 0) for s in range(200)] for a in range(200)])
     assert 0.0 <= grid.min() and grid.max() < 1.0
     assert abs(grid.mean() - 0.5) < 0.01
     # Neighbouring agents, steps and draws must not be correlated.
     assert abs(np.corrcoef(grid[:-1].ravel(), grid[1:].ravel())[0, 1]) < 0.02
     assert abs(np.corrcoef(grid[:, :-1].ravel(), grid[:, 1:].ravel())[0, 1]) < 0.02
-    key = np.uint64(kernel.stream_key(seed, 0, 0))
+    key = stream(5, 0, 0)
     draws = np.array([kernel.uniform(key, d) for d in range(40_000)])
     assert abs(np.corrcoef(draws[:-1], draws[1:])[0, 1]) < 0.02
 

@@ -61,6 +61,11 @@ RANDOM_REFERENCE_DT = 1.0 / 60.0
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
+_STEP_STRIDE = np.uint64(0xD1B54A32D192ED03)
+_LOW21 = np.uint64(0x1FFFFF)
+_S21 = np.uint64(21)
+_S42 = np.uint64(42)
+_UNIT21 = 1.0 / 2097152.0  # 2**-21
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -81,9 +86,15 @@ def mix(x):
 
 
 @_jit
-def stream_key(seed_key, agent, step):
+def agent_key(seed_key, agent):
+    """Key of one agent's random numbers, from which each step's stream is derived."""
+    return mix(seed_key ^ (np.uint64(agent) * _GOLDEN))
+
+
+@_jit
+def stream_key(agent_key, step):
     """Key of the random stream of one agent in one step."""
-    return mix(mix(seed_key ^ (np.uint64(agent) * _GOLDEN)) + np.uint64(step))
+    return mix(agent_key + np.uint64(step) * _STEP_STRIDE)
 
 
 @_jit
@@ -97,14 +108,18 @@ def in_unit_ball(key):
     """A point uniform in the unit ball from stream `key`, by rejection from the cube.
 
     Uniform in volume (not a cube, not a normalised Gaussian of random length); points within
-    1e-3 of the centre are rejected too, so the result always has a direction. About 1.9 tries.
+    1e-3 of the centre are rejected too, so the result always has a direction. About 1.9 tries,
+    one hash each.
     """
     draw = 0
     while True:
-        x = 2.0 * uniform(key, draw) - 1.0
-        y = 2.0 * uniform(key, draw + 1) - 1.0
-        z = 2.0 * uniform(key, draw + 2) - 1.0
-        draw += 3
+        # One hash gives three 21-bit coordinates: ample resolution for a random displacement,
+        # and a third of the hashing.
+        bits = mix(key + np.uint64(draw + 1) * _GOLDEN)
+        x = np.float64(bits & _LOW21) * (2.0 * _UNIT21) - 1.0
+        y = np.float64((bits >> _S21) & _LOW21) * (2.0 * _UNIT21) - 1.0
+        z = np.float64((bits >> _S42) & _LOW21) * (2.0 * _UNIT21) - 1.0
+        draw += 1
         r2 = x * x + y * y + z * z
         if 1e-6 < r2 <= 1.0:
             return x, y, z
@@ -281,8 +296,9 @@ def advance(
         fx, fy, fz = 0.0, 0.0, 0.0
         jumped = pending_breaks[i]
 
+        agent = agent_key(seed_key, i)
         for step in range(first_step, first_step + n_steps):
-            key = stream_key(seed_key, i, step)
+            key = stream_key(agent, step)
 
             # 1. Containment, per axis: + pushes towards high, - towards low.
             ix = 0.0

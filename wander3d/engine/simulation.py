@@ -86,7 +86,7 @@ class Simulation:
         vertical = self._table[self.group_index, kernel.VERTICAL]
         self._headings = normalize(flatten_y(random_unit(rng, n), vertical), _fill(n, _X_AXIS))
         self._sides = normalize(np.cross(self._headings, _WORLD_UP), perpendicular(self._headings))
-        start_speed = np.repeat([g.start_speed for g in self.groups], [g.count for g in self.groups])
+        start_speed = np.array([g.start_speed for g in self.groups])[self.group_index]
         self._velocities = self._headings * start_speed[:, None]
 
         self._wander_dirs = self._headings.copy()
@@ -143,12 +143,15 @@ class Simulation:
             yaw = rng.uniform(-np.pi, np.pi, n)
             pitch = np.arcsin(rng.uniform(-1.0, 1.0, n)) * vertical
             self._angles[sl] = np.stack([yaw, pitch], axis=1)
-            self._wander_dirs[sl] = _direction_from_angles(self._angles[sl], heading, self._sides[sl])
+            self._wander_dirs[sl] = _direction_from_angles(
+                self._angles[sl], heading, self._sides[sl]
+            )
         elif method == "noise":
             self._noise_keys[sl] = rng.integers(0, 2**63, size=(n, 2), dtype=np.uint64)
             self._noise_phase[sl] = rng.random((n, 2)) * 1024.0
+            noise_time = self.time * self.groups[index].wander.frequency
             kernel.noise_directions(
-                self._noise_keys[sl], self._noise_phase[sl], self.time * self.groups[index].wander.frequency,
+                self._noise_keys[sl], self._noise_phase[sl], noise_time,
                 vertical, heading, self._sides[sl], self._wander_dirs[sl],
             )  # fmt: skip
         elif method == "seek":
