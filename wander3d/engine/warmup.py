@@ -16,7 +16,6 @@ from types import SimpleNamespace
 
 from .params import METHODS, Enclosure, GroupParams, WanderParams
 
-
 #: One small agent group per method: enough to compile every branch's types.
 _TINY_SCENE = SimpleNamespace(
     seed=0,
