@@ -47,8 +47,9 @@ SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
     TRAIL_EVERY,
     TRAIL_BASE,
     FIRST_AGENT,
-) = range(16)
-PARAM_COLUMNS = 16
+    GROUP_SIZE,
+) = range(17)
+PARAM_COLUMNS = 17
 
 #: Fraction of the margin band over which the containment push ramps up to full strength.
 RAMP_FRACTION = 0.25
@@ -227,6 +228,30 @@ def transport(vx, vy, vz, ax, ay, az, bx, by, bz):
     )
 
 
+@_jit
+def transport_pair(vx, vy, vz, wx, wy, wz, ax, ay, az, bx, by, bz):
+    """`transport` of two vectors by the same rotation, sharing the rotation's set-up."""
+    c = ax * bx + ay * by + az * bz
+    if c < -1.0 + 1e-9:
+        vx, vy, vz = transport(vx, vy, vz, ax, ay, az, bx, by, bz)
+        wx, wy, wz = transport(wx, wy, wz, ax, ay, az, bx, by, bz)
+        return vx, vy, vz, wx, wy, wz
+    kx = ay * bz - az * by
+    ky = az * bx - ax * bz
+    kz = ax * by - ay * bx
+    inverse = 1.0 / (1.0 + c)
+    s = (kx * vx + ky * vy + kz * vz) * inverse
+    t = (kx * wx + ky * wy + kz * wz) * inverse
+    return (
+        c * vx + (ky * vz - kz * vy) + s * kx,
+        c * vy + (kz * vx - kx * vz) + s * ky,
+        c * vz + (kx * vy - ky * vx) + s * kz,
+        c * wx + (ky * wz - kz * wy) + t * kx,
+        c * wy + (kz * wx - kx * wz) + t * ky,
+        c * wz + (kx * wy - ky * wx) + t * kz,
+    )
+
+
 @numba.njit(cache=True, parallel=True, fastmath=False, error_model="numpy")
 def advance(
     n_steps,
@@ -262,7 +287,9 @@ def advance(
     State arrays are (N, 3) float64 except angles and noise_phase (N, 2) float64, noise_keys
     (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool.
     trail_points: (P, 3) float32 and trail_breaks: (P,) bool, every group's rings end to end;
-    agent i of group g owns slots TRAIL_BASE + (i - FIRST_AGENT) * capacity + [0, capacity).
+    group g's ring is slot-major, (capacity, GROUP_SIZE) from TRAIL_BASE: sample k of agent i is
+    at TRAIL_BASE + (k % capacity) * GROUP_SIZE + (i - FIRST_AGENT), so one sample of a whole
+    group is contiguous (cheap to write and to upload to a GPU).
     """
     root_dt = math.sqrt(dt)
     random_gain = math.sqrt(RANDOM_REFERENCE_DT / dt)
@@ -285,7 +312,8 @@ def advance(
         desired = params[g, DESIRED] != 0.0
         capacity = np.int64(params[g, TRAIL_CAPACITY])
         every = np.int64(params[g, TRAIL_EVERY])
-        ring = np.int64(params[g, TRAIL_BASE]) + (i - np.int64(params[g, FIRST_AGENT])) * capacity
+        ring = np.int64(params[g, TRAIL_BASE]) + (i - np.int64(params[g, FIRST_AGENT]))
+        ring_stride = np.int64(params[g, GROUP_SIZE])
 
         px, py, pz = positions[i, 0], positions[i, 1], positions[i, 2]
         vx, vy, vz = velocities[i, 0], velocities[i, 1], velocities[i, 2]
@@ -422,8 +450,9 @@ def advance(
             # 5. Carry the frame and the target with the heading.
             if speed > 1e-9:
                 nx, ny, nz = vx / speed, vy / speed, vz / speed
-                sx, sy, sz = transport(sx, sy, sz, hx, hy, hz, nx, ny, nz)
-                wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
+                sx, sy, sz, wx, wy, wz = transport_pair(
+                    sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
+                )
                 hx, hy, hz = nx, ny, nz
                 # Remove the rounding drift of repeated rotations: keep the frame orthonormal.
                 d = sx * hx + sy * hy + sz * hz
@@ -463,7 +492,7 @@ def advance(
             # 7. Trails.
             done = step + 1
             if capacity > 0 and done % every == 0:
-                slot = ring + (done // every) % capacity
+                slot = ring + ((done // every) % capacity) * ring_stride
                 trail_points[slot, 0] = px
                 trail_points[slot, 1] = py
                 trail_points[slot, 2] = pz

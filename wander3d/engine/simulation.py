@@ -60,8 +60,8 @@ class Simulation:
         self._trail_bases = bases[:-1]
         self._trails = tuple(
             TrailBuffer(
-                self._trail_points[a:b].reshape(g.count, g.trail_length, 3),
-                self._trail_breaks[a:b].reshape(g.count, g.trail_length),
+                self._trail_points[a:b].reshape(g.trail_length, g.count, 3),
+                self._trail_breaks[a:b].reshape(g.trail_length, g.count),
                 g.trail_every,
             )
             for g, a, b in zip(self.groups, bases[:-1], bases[1:], strict=True)
@@ -105,7 +105,7 @@ class Simulation:
         self._trail_breaks[:] = False
         for trail, sl in zip(self._trails, self.group_slices, strict=True):
             if trail.capacity:
-                trail.points[:, 0] = self._positions[sl]
+                trail.slots[0] = self._positions[sl]
             trail.sync(0)
 
     def _write_params(self, index: int) -> None:
@@ -128,6 +128,7 @@ class Simulation:
         row[kernel.TRAIL_EVERY] = g.trail_every
         row[kernel.TRAIL_BASE] = self._trail_bases[index]
         row[kernel.FIRST_AGENT] = self.group_slices[index].start
+        row[kernel.GROUP_SIZE] = g.count
 
     def _init_method_state(self, index: int) -> None:
         """Draw the starting wander state of group `index` for its method."""

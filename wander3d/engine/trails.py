@@ -25,16 +25,20 @@ class TrailBuffer:
 
     The kernel writes sample k (taken after step k * every; sample 0 is the start) into slot
     k % capacity; every agent of a group is sampled on the same step, so one write index serves
-    the group. `points` (n_agents, capacity, 3) float32 and `breaks` (n_agents, capacity) bool
-    are views into the simulation's trail storage: `breaks[a, j]` is True when agent a jumped
-    (wall reflection) between the sample before slot j and slot j, so the segment ending at
-    slot j must not be drawn.
+    the group. Storage is slot-major: `slots` (capacity, n_agents, 3) float32 and `slot_breaks`
+    (capacity, n_agents) bool are views into the simulation's trail store, so one sample of the
+    whole group is one contiguous block (cheap to write, and to upload to a GPU ring).
+    `points` (n_agents, capacity, 3) and `breaks` (n_agents, capacity) are the same memory,
+    agent-major. `breaks[a, j]` is True when agent a jumped (wall reflection) between the
+    sample before slot j and slot j, so the segment ending at slot j must not be drawn.
     """
 
-    def __init__(self, points: np.ndarray, breaks: np.ndarray, every: int) -> None:
-        self.points = points
-        self.breaks = breaks
-        self.capacity = points.shape[1]
+    def __init__(self, slots: np.ndarray, slot_breaks: np.ndarray, every: int) -> None:
+        self.slots = slots
+        self.slot_breaks = slot_breaks
+        self.points = slots.transpose(1, 0, 2)
+        self.breaks = slot_breaks.T
+        self.capacity = slots.shape[0]
         self.every = every
         self.samples_written = 0  # total samples ever written; lets a GPU mirror upload deltas
 
@@ -54,7 +58,7 @@ class TrailBuffer:
 
     @property
     def nbytes(self) -> int:
-        return self.points.nbytes + self.breaks.nbytes
+        return self.slots.nbytes + self.slot_breaks.nbytes
 
     def ordered_slots(self) -> np.ndarray:
         """(size,) slot indices from oldest to newest sample."""
