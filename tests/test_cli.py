@@ -1,0 +1,289 @@
+"""The `wander3d` command line: exit codes, messages without tracebacks, and the npz it writes."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scene_support import REPO, SCENES, write
+
+import wander3d
+from wander3d import cli, load_scene
+from wander3d.scene import bundled_scene
+
+BAD = "[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n"
+SMALL = '[scene]\nseed = 4\ndt = 0.02\n[[groups]]\nname = "a"\ncount = 7\n[[groups]]\ncount = 5\n'
+
+
+def wander3d_cmd(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m wander3d ARGS` the way a user would (from any folder)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "wander3d", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env=env,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess[str], *phrases: str) -> None:
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("wander3d: error: ")]
+    assert errors, result.stderr
+    for phrase in phrases:
+        assert phrase in result.stderr, result.stderr
+
+
+def test_version():
+    result = wander3d_cmd("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"wander3d {wander3d.__version__}"
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["run"], ["open"]])
+def test_help_and_version_on_every_command(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main([*command, "--help"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: wander3d {' '.join(command)}".rstrip())
+    with pytest.raises(SystemExit) as info:
+        cli.main([*command, "--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"wander3d {wander3d.__version__}\n"
+
+
+def test_check_valid_scenes_one_line_each():
+    paths = [str(p.relative_to(REPO)) for p in sorted(SCENES.glob("*.toml"))]
+    result = wander3d_cmd("check", *paths)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(paths)
+    default = next(line for line in lines if line.startswith("scenes/default.toml: "))
+    for part in (
+        "'Default'",
+        "1 group,",
+        "300 agents (sphere)",
+        "box 200 x 120 x 200",
+        "dt 0.01667",
+    ):
+        assert part in default, default
+
+
+def test_check_reports_a_bad_scene_and_goes_on(tmp_path):
+    good = write(tmp_path, SMALL, "good.toml")
+    bad = write(tmp_path, BAD, "bad.toml")
+    result = wander3d_cmd("check", str(good), str(bad), str(tmp_path / "missing.toml"), "default")
+    assert_clean_failure(
+        result,
+        f"wander3d: error: {bad}: groups[0].wander.radious: unknown key, did you mean 'radius'?",
+        f"wander3d: error: {tmp_path / 'missing.toml'}: no such file",
+    )
+    assert len(result.stderr.splitlines()) == 2
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [str(good), "default"]
+
+
+def test_check_bundled_scene_by_name_from_any_folder(tmp_path):
+    result = wander3d_cmd("check", "swarm", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "30,000 agents" in result.stdout
+
+
+def test_unknown_name_mentions_bundled_scenes(tmp_path):
+    result = wander3d_cmd("check", "defualt", cwd=tmp_path)
+    assert_clean_failure(result, "defualt: no such file or bundled scene (", "default")
+
+
+def test_run_writes_the_trajectory(tmp_path):
+    scene_path = write(tmp_path, SMALL, "small.toml")
+    out = tmp_path / "traj.npz"
+    result = wander3d_cmd(
+        "run", str(scene_path), "--seconds", "1", "--out", str(out), "--sample-every", "10"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    # stderr is not a TTY here: no \r-animated bar, just the final line.
+    assert "\r" not in result.stderr
+    assert "ran 50 steps (1.00 s simulated) of 12 agents" in result.stderr
+    assert str(out) in result.stdout
+
+    with np.load(out, allow_pickle=False) as data:
+        steps = 50  # 1 s / dt 0.02
+        samples = steps // 10 + 1
+        assert data["positions"].shape == (samples, 12, 3)
+        assert data["positions"].dtype == np.float32
+        assert data["velocities"].shape == (samples, 12, 3)
+        assert data["velocities"].dtype == np.float32
+        np.testing.assert_allclose(data["times"], np.arange(samples) * 10 * 0.02)
+        np.testing.assert_array_equal(data["steps"], np.arange(samples) * 10)
+        np.testing.assert_array_equal(data["group_index"], [0] * 7 + [1] * 5)
+        assert list(data["group_names"]) == ["a", "group 2"]
+        assert float(data["dt"]) == 0.02
+        assert int(data["seed"]) == 4
+        assert str(data["scene_text"]) == SMALL
+        assert data["bounds"].shape == (2, 3)
+        positions = data["positions"]
+        velocities = data["velocities"]
+
+    # The samples are the simulation's own states: replay it in-process and compare.
+    sim = wander3d.Simulation(load_scene(scene_path))
+    np.testing.assert_array_equal(positions[0], sim.positions.astype(np.float32))
+    sim.step(10)
+    np.testing.assert_array_equal(positions[1], sim.positions.astype(np.float32))
+    np.testing.assert_array_equal(velocities[1], sim.velocities.astype(np.float32))
+
+
+def test_run_without_out_just_simulates(tmp_path):
+    result = wander3d_cmd("run", "default", "--seconds", "0.5", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "ran 30 steps" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_invalid_scene(tmp_path):
+    bad = write(tmp_path, BAD, "bad.toml")
+    out = tmp_path / "x.npz"
+    result = wander3d_cmd("run", str(bad), "--seconds", "1", "--out", str(out))
+    assert_clean_failure(result, f"{bad}: groups[0].wander.radious")
+    assert not out.exists()
+
+
+def test_run_unwritable_output_fails_before_simulating(tmp_path):
+    result = wander3d_cmd(
+        "run", "default", "--seconds", "1000", "--out", str(tmp_path / "no" / "dir" / "t.npz")
+    )
+    assert_clean_failure(result, "cannot write")
+    assert "ran " not in result.stderr
+
+
+def test_run_refuses_a_trajectory_too_big_for_memory(tmp_path):
+    result = wander3d_cmd(
+        "run", "swarm", "--seconds", "1e6", "--out", str(tmp_path / "t.npz"), cwd=tmp_path
+    )
+    assert_clean_failure(result, "the trajectory would need", "--sample-every")
+    assert not (tmp_path / "t.npz").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "default"],  # --seconds is required
+        ["run", "default", "--seconds", "-1"],
+        ["run", "default", "--seconds", "nan"],
+        ["run", "default", "--seconds", "abc"],
+        ["run", "default", "--seconds", "1", "--sample-every", "0"],
+        ["check"],
+        ["--bogus"],
+        ["check", "default", "--bogus"],
+    ],
+)
+def test_bad_arguments_exit_2_with_usage(args, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: wander3d")
+    assert err.splitlines()[-1].startswith("wander3d: error: ")
+
+
+def test_bad_arguments_from_the_shell():
+    result = wander3d_cmd("run", "default", "--seconds", "soon")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "wander3d: error: argument --seconds: expected a number, got 'soon'"
+    )
+
+
+# ----------------------------------------------------------------------------- in-process
+def test_open_without_the_app_says_so(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "wander3d.app", None)  # importing it fails
+    assert cli.main([]) == 1
+    assert "the desktop app is not built yet" in capsys.readouterr().err
+
+
+def test_open_reports_a_broken_gui_stack_without_traceback(monkeypatch, capsys):
+    broken = types.ModuleType("wander3d.app")
+
+    def __getattr__(name):
+        raise ImportError("libEGL.so.1: cannot open shared object file", name="PyQt6.QtGui")
+
+    broken.__getattr__ = __getattr__
+    monkeypatch.setitem(sys.modules, "wander3d.app", broken)
+    assert cli.main(["default"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot start the desktop app: libEGL.so.1" in err
+
+
+@pytest.fixture
+def fake_app(monkeypatch):
+    calls = []
+    app = types.ModuleType("wander3d.app")
+
+    def run_app(scene_path):
+        calls.append(scene_path)
+        return 0
+
+    app.run_app = run_app
+    monkeypatch.setitem(sys.modules, "wander3d.app", app)
+    return calls
+
+
+def test_bare_command_opens_the_app_on_the_default_scene(fake_app):
+    assert cli.main([]) == 0
+    assert fake_app == [None]
+
+
+def test_scene_argument_opens_the_app_on_that_file(fake_app, tmp_path):
+    path = write(tmp_path, SMALL, "mine.toml")
+    assert cli.main([str(path)]) == 0
+    assert cli.main(["open", str(path)]) == 0
+    assert cli.main(["swarm"]) == 0  # a bundled scene by name
+    assert fake_app == [path, path, bundled_scene("swarm")]
+
+
+def test_progress_bar_redraws_on_a_tty():
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    progress = cli.Progress(stream, total_steps=100, agents=10, dt=0.01)
+    for done in (10, 50, 100):
+        progress._last = -1.0  # draw every update in this test
+        progress.update(done)
+    progress.finish(100)
+    text = stream.getvalue()
+    assert text.count("\r") == 4  # three updates and the final redraw
+    assert "[" + "#" * cli.Progress.WIDTH + "] 100%" in text
+    assert text.endswith("agent-steps/s\n")
+    assert "ran 100 steps (1.00 s simulated) of 10 agents" in text
+
+
+def test_progress_is_one_final_line_when_not_a_tty():
+    stream = io.StringIO()
+    progress = cli.Progress(stream, total_steps=100, agents=10, dt=0.01)
+    progress.update(50)
+    progress.finish(100)
+    assert stream.getvalue().count("\n") == 1
+    assert "\r" not in stream.getvalue()
+
+
+def test_interrupted_run_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "t.npz"
+
+    def interrupted(self, n=1):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(wander3d.Simulation, "step", interrupted)
+    assert cli.main(["run", "default", "--seconds", "5", "--out", str(out)]) == 130
+    assert "wander3d: interrupted" in capsys.readouterr().err
+    assert not out.exists()

@@ -1,0 +1,147 @@
+"""`wander3d stats`: the table, --json for scripts, --plot, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wander3d import load_scene
+from wander3d.analysis import METRICS_HELP
+from wander3d.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+COMPARE = REPO / "scenes" / "compare.toml"
+GROUP_KEYS = {
+    "name",
+    "method",
+    "agents",
+    "mean_speed_units_per_s",
+    "mean_turn_rate_deg_per_s",
+    "twitchiness_deg_per_s2",
+    "about_turns_per_agent_per_min",
+    "persistence_s",
+    "persistence_is_lower_bound",
+    "coverage_fraction",
+    "wall_contact_fraction",
+}
+
+
+def wander3d(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "wander3d", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+    )
+
+
+def run_main(args: list[str]) -> int:
+    """main() in this process; argparse's own errors exit, which counts as the status too."""
+    try:
+        return main(args)
+    except SystemExit as e:
+        return int(e.code or 0)
+
+
+def test_json_has_every_group_and_nothing_else_on_stdout():
+    result = wander3d("stats", str(COMPARE), "--seconds", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)  # the whole of stdout is one JSON document
+    scene = load_scene(COMPARE)
+    assert [g["name"] for g in doc["groups"]] == [g.name for g in scene.groups]
+    assert [g["method"] for g in doc["groups"]] == [g.wander.method for g in scene.groups]
+    for g in doc["groups"]:
+        assert set(g) == GROUP_KEYS
+        assert g["agents"] == 60
+        assert 0.0 <= g["coverage_fraction"] <= 1.0
+        assert 0.0 <= g["wall_contact_fraction"] <= 1.0
+        assert g["mean_speed_units_per_s"] > 0
+    assert doc["sample_rate_hz"] == pytest.approx(10.0, rel=1e-3)
+    assert doc["seconds"] == pytest.approx(3.0, rel=1e-3)
+    assert doc["scene"] == scene.name
+    # Not a terminal: no progress bar, one final line on stderr.
+    assert "\r" not in result.stderr
+    assert "ran 180 steps" in result.stderr
+
+
+def test_table_and_plot(tmp_path, capsys):
+    png = tmp_path / "stats.png"
+    args = ["stats", str(COMPARE), "--seconds", "4", "--sample-rate", "20", "--plot", str(png)]
+    status = main(args)
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    lines = out.splitlines()
+    assert "sampled at 20 Hz" in lines[0]
+    for header in ("turn rate", "twitchiness", "about-turns", "persistence", "coverage"):
+        assert header in lines[1]
+    for unit in ("units/s", "deg/s", "deg/s^2", "/agent/min"):
+        assert unit in lines[2]
+    rows = [line.split() for line in lines[3:]]
+    assert [r[:2] for r in rows] == [[m, m] for m in ("sphere", "angle", "noise", "seek", "random")]
+    assert all(len(r) == 10 for r in rows)
+    data = png.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
+
+
+def test_help_defines_every_metric(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["stats", "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert METRICS_HELP in out
+
+
+def test_readme_states_the_same_definitions():
+    readme = REPO / "README.md"
+    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
+    if "## Path statistics" not in text:
+        pytest.skip("the README has no Path statistics section")
+    assert METRICS_HELP in text
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["stats", "no/such/scene.toml"], "no such file"),
+        (["stats", "COMPARE", "--seconds", "0.1"], "too short"),
+        (["stats", "COMPARE", "--plot", "TMP"], "is a directory"),
+        (["stats", "COMPARE", "--plot", "TMP/missing/p.png"], "cannot write"),
+        (["stats", "COMPARE", "--sample-rate", "-3"], "positive"),
+        (["stats", "COMPARE", "--seconds", "nan"], "positive"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, message, tmp_path, capsys):
+    args = [a.replace("COMPARE", str(COMPARE)).replace("TMP", str(tmp_path)) for a in args]
+    assert run_main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert not list(tmp_path.glob("**/*.png"))  # nothing left behind
+
+
+def test_invalid_scene_file_exits_2_without_traceback(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scene]\ndt = -1\n[[groups]]\ncount = "many"\n', encoding="utf-8")
+    result = wander3d("stats", str(bad), "--seconds", "1", "--json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("wander3d: error:")
+    assert "Traceback" not in result.stderr
+
+
+def test_a_run_too_large_for_memory_is_refused_before_it_starts(monkeypatch, capsys):
+    monkeypatch.setattr(
+        "wander3d.analysis.command.memory_budget", lambda: (1_000_000, "a test's limit")
+    )
+    assert run_main(["stats", str(COMPARE), "--seconds", "30"]) == 2
+    err = capsys.readouterr().err
+    assert "a test's limit" in err and "--sample-rate" in err
+    assert "ran" not in err  # refused before simulating

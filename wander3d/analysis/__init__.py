@@ -1,0 +1,40 @@
+"""Measuring wander: sample a headless run at a fixed rate and compute path metrics per group.
+
+    from wander3d import load_scene
+    from wander3d.analysis import compute_stats, sample_spec
+    scene = load_scene("scenes/compare.toml")
+    stats, curves = compute_stats(sample_spec(scene, seconds=60), scene.groups)
+
+numpy, the standard library, wander3d.engine and wander3d.scene only; matplotlib is imported
+lazily, and only to draw `wander3d stats --plot`. Metric definitions: `METRICS_HELP` and the
+functions of `wander3d.analysis.metrics`.
+"""
+
+from .report import METRICS_HELP, StatsReport, format_table, to_json
+from .sampling import (
+    DEFAULT_SAMPLE_RATE,
+    SamplePlan,
+    Samples,
+    plan_samples,
+    sample_simulation,
+    sample_spec,
+)
+from .stats import COVERAGE_CELLS, GroupCurves, GroupStats, compute_stats, group_stats
+
+__all__ = [
+    "COVERAGE_CELLS",
+    "DEFAULT_SAMPLE_RATE",
+    "METRICS_HELP",
+    "GroupCurves",
+    "GroupStats",
+    "SamplePlan",
+    "Samples",
+    "StatsReport",
+    "compute_stats",
+    "format_table",
+    "group_stats",
+    "plan_samples",
+    "sample_simulation",
+    "sample_spec",
+    "to_json",
+]

@@ -1,0 +1,178 @@
+"""`wander3d stats`: measure a scene's wander, headless (wired into wander3d.cli).
+
+The CLI module owns the program (scene lookup, error reporting, the progress bar); this module
+owns the subcommand's arguments, help text and work, so the CLI needs only a few lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import math
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Protocol
+
+from wander3d.engine import Simulation
+from wander3d.engine.warmup import compile_kernel
+from wander3d.scene import Scene, memory_budget
+from wander3d.scene.memory import format_bytes
+
+from .report import METRICS_HELP, StatsReport, format_table, to_json
+from .sampling import BYTES_PER_AGENT_SAMPLE, DEFAULT_SAMPLE_RATE, plan_samples, sample_simulation
+from .stats import compute_stats, working_bytes
+
+DEFAULT_SECONDS = 60.0
+#: Above this many agent-samples, say on a terminal that the metrics are being computed.
+_NOTICE_AGENT_SAMPLES = 2_000_000
+
+DESCRIPTION = textwrap.fill(
+    "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
+    "one row of path metrics per group. With --json, print the same numbers as JSON instead "
+    "(nothing else goes to stdout). With --plot, also write a PNG of each group's turn-rate "
+    "distribution, heading autocorrelation and turning-axis autocorrelation.",
+    width=88,
+)
+
+
+class StatsError(Exception):
+    """Bad input for `stats` (a path that cannot be written, a run too large, ...)."""
+
+
+class ProgressBar(Protocol):
+    """What the command needs of a progress display (wander3d.cli.Progress is one)."""
+
+    def update(self, done: int) -> None: ...
+
+    def finish(self, done: int) -> float: ...
+
+
+#: Makes a progress display for (total steps, agents, dt).
+ProgressFactory = Callable[[int, int, float], ProgressBar]
+
+
+def _positive_finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add `stats`'s arguments and help (metric definitions in the epilog) to `parser`."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = DESCRIPTION
+    parser.epilog = "Metrics:\n" + METRICS_HELP
+    parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
+    parser.add_argument(
+        "--seconds",
+        type=_positive_finite,
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help=f"simulated seconds to measure (default: {DEFAULT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--sample-rate",
+        type=_positive_finite,
+        default=DEFAULT_SAMPLE_RATE,
+        metavar="HZ",
+        help=f"samples per simulated second (default: {DEFAULT_SAMPLE_RATE:g}); rounded to a "
+        "whole number of steps, at most one sample per step",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="write the numbers to stdout as JSON, no table"
+    )
+    parser.add_argument("--plot", metavar="PNG", help="also write the plots to this PNG file")
+
+
+def _open_plot(path: Path) -> IO[bytes]:
+    """Open the plot file before simulating, so a bad path fails at once, not after the run."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise StatsError("--plot needs matplotlib: pip install matplotlib")
+    if path.is_dir():
+        raise StatsError(f"--plot {path}: is a directory")
+    try:
+        return path.open("wb")
+    except OSError as e:
+        raise StatsError(f"--plot {path}: cannot write: {e.strerror or e}") from None
+
+
+def _is_tty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _compiling_notice() -> None:
+    print("wander3d: compiling the simulation kernel (first run only)...", file=sys.stderr,
+          flush=True)  # fmt: skip
+
+
+def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFactory) -> int:
+    """Measure `scene` as `args` (from `configure_parser`) say; return the exit status (0)."""
+    plan = plan_samples(scene.dt, args.seconds, args.sample_rate)
+    if plan.samples < 3:
+        raise StatsError(
+            f"--seconds {args.seconds:g} is too short: the metrics need at least 2 sample "
+            f"intervals ({2 * plan.interval:g} s at {plan.rate:g} Hz)"
+        )
+    need = plan.samples * scene.agent_count * BYTES_PER_AGENT_SAMPLE + working_bytes(
+        plan.samples, max(g.count for g in scene.groups)
+    )
+    budget, why = memory_budget()
+    if need > budget:
+        raise StatsError(
+            f"the samples would need {format_bytes(need)} ({plan.samples:,} samples of "
+            f"{scene.agent_count:,} agents), more than the {format_bytes(budget)} allowed "
+            f"({why}); use fewer --seconds or a lower --sample-rate"
+        )
+    plot_path = Path(args.plot) if args.plot is not None else None
+    plot_file = _open_plot(plot_path) if plot_path is not None else None
+    try:
+        # The first run ever compiles the engine's kernel: say why nothing moves for a while.
+        compile_kernel(on_slow=_compiling_notice)
+        sim = Simulation(scene)
+        progress = make_progress(plan.steps, scene.agent_count, scene.dt)
+        samples = sample_simulation(sim, plan, progress.update)
+        progress.finish(plan.steps)
+        if plan.samples * scene.agent_count > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
+            # Big runs take a while to analyse too (about a second per million agent-samples).
+            print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
+        stats, curves = compute_stats(samples, scene.groups)
+        report = StatsReport(
+            scene=scene.name,
+            source=None if scene.source is None else str(scene.source),
+            seed=scene.seed,
+            dt=scene.dt,
+            plan=plan,
+            groups=stats,
+        )
+        if plot_file is not None:
+            from .plot import write_plot
+
+            write_plot(plot_file, report, curves, [g.color for g in scene.groups])
+    except BaseException:
+        if plot_file is not None and plot_path is not None:
+            plot_file.close()
+            with contextlib.suppress(OSError):
+                plot_path.unlink()  # no half-written file left behind
+        raise
+    if plot_file is not None:
+        plot_file.close()
+    if args.json:
+        json.dump(to_json(report), sys.stdout, indent=2, allow_nan=False)
+        sys.stdout.write("\n")
+    else:
+        print(format_table(report))
+        if plot_path is not None:
+            print(f"wander3d: plots written to {plot_path}", file=sys.stderr)
+    sys.stdout.flush()
+    return 0

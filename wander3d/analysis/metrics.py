@@ -1,0 +1,344 @@
+"""Path metrics of wandering agents, computed from headings and positions sampled at a fixed rate.
+
+Every function here works on the samples of one group of agents:
+
+    headings:   (T, n, 3) unit vectors, T samples of n agents, taken every `interval` seconds;
+    positions:  (T, n, 3) world units;
+    speeds:     (T, n) units/s.
+
+Sampling at a fixed rate (not every step) is what makes the numbers comparable between scenes
+with different time steps: the angular velocity and acceleration below are finite differences
+over the sample interval, and any finite difference of a noisy signal depends on the interval
+it is taken over. Compare numbers only at the same sample rate.
+
+Angles are computed as atan2(|a x b|, a . b), which is accurate for small and large angles alike
+(arccos of a dot product loses half its digits near 0 and 180 degrees). Arrays may be float32
+(as the sampler stores them); the arithmetic is done in float64.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Array = np.ndarray
+
+#: A turn of more than this many degrees ...
+ABOUT_TURN_ANGLE_DEG = 150.0
+#: ... completed within this many seconds is an about-turn.
+ABOUT_TURN_WINDOW_S = 2.0
+#: Per-sample turns below this (rad) have no defined turning axis (straight motion, or float32
+#: rounding of a straight heading, which is about 1e-7).
+AXIS_MIN_ANGLE = 1e-6
+#: Agents per chunk in the FFT autocorrelation, so memory stays bounded for huge groups.
+_CHUNK_AGENTS = 1024
+
+
+def _f64(a: Array) -> Array:
+    return np.asarray(a, dtype=np.float64)
+
+
+def _check_series(headings: Array) -> Array:
+    h = _f64(headings)
+    if h.ndim != 3 or h.shape[2] != 3:
+        raise ValueError(f"expected (T, n, 3) headings, got shape {h.shape}")
+    return h
+
+
+def _dot(a: Array, b: Array) -> Array:
+    return np.einsum("...i,...i->...", a, b)
+
+
+def angles_between(a: Array, b: Array) -> Array:
+    """Angles (rad, in [0, pi]) between unit vectors a and b, shapes (..., 3) -> (...)."""
+    a, b = _f64(a), _f64(b)
+    cross = np.cross(a, b)
+    return np.arctan2(np.sqrt(_dot(cross, cross)), _dot(a, b))
+
+
+def turn_angles(headings: Array) -> Array:
+    """Angle (rad) the heading turns between consecutive samples: (T, n, 3) -> (T-1, n)."""
+    h = _check_series(headings)
+    return angles_between(h[:-1], h[1:])
+
+
+def turn_rates_deg(headings: Array, interval: float) -> Array:
+    """Turn rate (deg/s) over each sample interval: turn angle / interval, (T-1, n)."""
+    return np.degrees(turn_angles(headings)) / interval
+
+
+def angular_velocities(headings: Array, interval: float) -> Array:
+    """Angular velocity of the heading over each sample interval (rad/s): (T-1, n, 3).
+
+    omega_k = (h_k x h_{k+1}) / |h_k x h_{k+1}| * angle(h_k, h_{k+1}) / interval: the rotation
+    that carries h_k to h_{k+1} along the great circle, spread evenly over the interval. Zero
+    where the heading did not turn (and where it reversed exactly, whose axis is undefined;
+    at realistic sample rates a heading cannot turn 180 degrees in one interval).
+    """
+    h = _check_series(headings)
+    cross = np.cross(h[:-1], h[1:])
+    sin = np.sqrt(_dot(cross, cross))
+    angle = np.arctan2(sin, _dot(h[:-1], h[1:]))
+    scale = np.divide(angle, sin * interval, out=np.zeros_like(sin), where=sin > 0)
+    return cross * scale[..., None]
+
+
+def turning_axes(headings: Array) -> tuple[Array, Array]:
+    """Unit turning axes u_k = omega_k / |omega_k| and where they are defined.
+
+    Returns (axes (T-1, n, 3), defined (T-1, n) bool); axes are zero where not defined, i.e.
+    where the heading turned less than AXIS_MIN_ANGLE rad over the interval.
+    """
+    h = _check_series(headings)
+    cross = np.cross(h[:-1], h[1:])
+    sin = np.sqrt(_dot(cross, cross))
+    angle = np.arctan2(sin, _dot(h[:-1], h[1:]))
+    defined = angle > AXIS_MIN_ANGLE
+    axes = np.divide(cross, sin[..., None], out=np.zeros_like(cross), where=defined[..., None])
+    return axes, defined
+
+
+# ----------------------------------------------------------------------------- the metrics
+def mean_speed(speeds: Array) -> float:
+    """Mean speed (units/s): the mean of |v| over all agent-samples. speeds: (T, n)."""
+    return float(np.mean(_f64(speeds)))
+
+
+def mean_turn_rate(headings: Array, interval: float) -> float:
+    """Mean turn rate (deg/s).
+
+    The mean over agents and sample intervals k of angle(h_k, h_{k+1}) / interval, where h_k is
+    the unit heading at sample k and `interval` the sample interval (s).
+    """
+    return float(np.mean(turn_rates_deg(headings, interval)))
+
+
+def angular_accelerations_deg(headings: Array, interval: float) -> Array:
+    """|omega_{k+1} - omega_k| / interval (deg/s^2) for each agent: (T-2, n)."""
+    omega = angular_velocities(headings, interval)
+    step = np.diff(omega, axis=0)
+    return np.degrees(np.sqrt(_dot(step, step))) / interval
+
+
+def twitchiness(headings: Array, interval: float) -> float:
+    """Twitchiness: mean angular acceleration of the heading (deg/s^2).
+
+    With omega_k the angular velocity vector over sample interval k (see `angular_velocities`:
+    axis h_k x h_{k+1}, magnitude angle(h_k, h_{k+1}) / interval), twitchiness is the mean over
+    agents and k of |omega_{k+1} - omega_k| / interval. A steady turn (constant axis and rate)
+    scores 0; changing how hard, or which way, the agent turns scores.
+
+    Independent of the simulation's time step, but not of the sample rate: a finite difference
+    of a rough signal grows as the interval shrinks. Smooth steering (noise, seek) converges as
+    the rate grows; a random-walk target (sphere, angle) makes the angular velocity a Brownian
+    path, whose twitchiness grows like rate^0.5; a random force is white noise (rate^1.5).
+    Compare values taken at the same sample rate only.
+    """
+    acc = angular_accelerations_deg(headings, interval)
+    return float(np.mean(acc)) if acc.size else 0.0
+
+
+def about_turn_counts(
+    headings: Array,
+    interval: float,
+    angle_deg: float = ABOUT_TURN_ANGLE_DEG,
+    window_s: float = ABOUT_TURN_WINDOW_S,
+) -> Array:
+    """Number of about-turns each agent makes: (T, n, 3) -> (n,) ints.
+
+    An about-turn starts at sample k when some sample j with k < j <= k + W (W = the window in
+    samples, round(window_s / interval)) has angle(h_k, h_j) > angle_deg; it ends at the first
+    such j. Events are counted greedily in time order and may not overlap: after an event that
+    ended at j, the next one can start at j at the earliest. So one U-turn counts once however
+    many windows contain it, and an agent circling on the spot counts once per angle_deg turned.
+    """
+    h = _check_series(headings)
+    t, n = h.shape[:2]
+    window = max(1, round(window_s / interval))
+    cos_limit = np.cos(np.radians(angle_deg))
+    # end[k, a]: the first sample j in (k, k + W] at which agent a's heading is more than
+    # angle_deg from h_k, or -1. Filling from the longest lag down leaves the shortest one.
+    end = np.full((t, n), -1, dtype=np.int64)
+    for lag in range(min(window, t - 1), 0, -1):
+        # Dot products below cos_limit are exactly the angles above angle_deg (cos decreases).
+        hit = _dot(h[:-lag], h[lag:]) < cos_limit
+        rows, cols = np.nonzero(hit)
+        end[rows, cols] = rows + lag
+    counts = np.zeros(n, dtype=np.int64)
+    earliest = np.zeros(n, dtype=np.int64)  # where each agent's next event may start
+    for k in np.nonzero((end >= 0).any(axis=1))[0]:
+        start = (end[k] >= 0) & (k >= earliest)
+        counts += start
+        earliest = np.where(start, end[k], earliest)
+    return counts
+
+
+def about_turn_rate(
+    headings: Array,
+    interval: float,
+    angle_deg: float = ABOUT_TURN_ANGLE_DEG,
+    window_s: float = ABOUT_TURN_WINDOW_S,
+) -> float:
+    """About-turns per agent per minute: total `about_turn_counts` / (n * run minutes).
+
+    The run lasts (T - 1) * interval seconds.
+    """
+    h = _check_series(headings)
+    minutes = (len(h) - 1) * interval / 60.0
+    if minutes <= 0 or h.shape[1] == 0:
+        return 0.0
+    counts = about_turn_counts(h, interval, angle_deg, window_s)
+    return float(counts.sum() / (h.shape[1] * minutes))
+
+
+def lagged_sums(vectors: Array, valid: Array, lags: int) -> tuple[Array, Array]:
+    """Sums behind `lagged_correlation`, for adding up over chunks of agents.
+
+    Returns (num, den), each (lags + 1,): num[l] = sum of v_k . v_{k+l} over valid pairs,
+    den[l] = number of valid pairs. Requires lags <= T - 1.
+    """
+    v = _f64(vectors)
+    ok = np.asarray(valid, dtype=bool)
+    t, n = ok.shape
+    # Zero padding to >= t + lags makes the FFT's circular correlation a plain one up to `lags`.
+    nfft = 1 << int(np.ceil(np.log2(max(t + lags, 2))))
+    num = np.zeros(lags + 1)
+    den = np.zeros(lags + 1)
+    for start in range(0, n, _CHUNK_AGENTS):
+        sl = slice(start, start + _CHUNK_AGENTS)
+        mask = ok[:, sl].astype(np.float64)
+        spec = np.fft.rfft(v[:, sl] * mask[..., None], n=nfft, axis=0)
+        num += np.fft.irfft(spec * spec.conj(), n=nfft, axis=0)[: lags + 1].sum(axis=(1, 2))
+        mspec = np.fft.rfft(mask, n=nfft, axis=0)
+        den += np.fft.irfft(mspec * mspec.conj(), n=nfft, axis=0)[: lags + 1].sum(axis=1)
+    # Pair counts are integers; the FFT returns them to within rounding.
+    return num, np.rint(den)
+
+
+def correlation_from_sums(num: Array, den: Array, max_lag: int) -> Array:
+    """num / den padded with NaN to (max_lag + 1,) (NaN also where there are no pairs)."""
+    out = np.full(max_lag + 1, np.nan)
+    m = min(len(num), max_lag + 1)
+    out[:m] = np.divide(num[:m], den[:m], out=np.full(m, np.nan), where=den[:m] > 0)
+    return out
+
+
+def lagged_correlation(vectors: Array, valid: Array, max_lag: int) -> Array:
+    """Pooled autocorrelation of a vector series: (T, n, 3), (T, n) bool -> (max_lag + 1,).
+
+    C(l) = sum over agents a and samples k of v_k . v_{k+l}, over pairs where both are valid,
+    divided by the number of such pairs, for l = 0..max_lag; lags the series is too short for
+    are NaN. For unit vectors C(0) = 1. An FFT per chunk of agents makes it O(T log T) per
+    agent rather than O(T * max_lag).
+    """
+    t = np.shape(valid)[0]
+    if t == 0:
+        return np.full(max_lag + 1, np.nan)
+    num, den = lagged_sums(vectors, valid, min(max_lag, t - 1))
+    return correlation_from_sums(num, den, max_lag)
+
+
+def heading_autocorrelation(headings: Array, max_lag: int) -> Array:
+    """Heading autocorrelation: mean of h_k . h_{k+l} over agents and k, l = 0..max_lag.
+
+    1 at lag 0; decays to 0 as the heading forgets its direction. (T, n, 3) -> (max_lag + 1,).
+    """
+    h = _check_series(headings)
+    return lagged_correlation(h, np.ones(h.shape[:2], dtype=bool), max_lag)
+
+
+def turning_axis_autocorrelation(headings: Array, max_lag: int) -> Array:
+    """Autocorrelation of the unit turning axis: mean of u_k . u_{k+l}, l = 0..max_lag.
+
+    u_k = omega_k / |omega_k| (see `turning_axes`); pairs where either axis is undefined (no
+    turn) are left out. 1 at lag 0; stays near 1 while agents keep turning the same way.
+    (T, n, 3) -> (max_lag + 1,).
+    """
+    axes, defined = turning_axes(headings)
+    return lagged_correlation(axes, defined, max_lag)
+
+
+def decay_time(correlation: Array, interval: float) -> tuple[float, bool]:
+    """When an autocorrelation first drops below 1/e (s), and whether it never did.
+
+    correlation[l] is the correlation at lag l * interval, correlation[0] = 1. The crossing is
+    interpolated linearly between the two lags around it, so an exponential exp(-t / T) gives
+    T (to within the interpolation). Returns (time, censored): if the correlation stays above
+    1/e up to the last lag, (last lag in s, True): the true time is longer; if it is not
+    defined even at lag 0 (NaN: nothing to correlate), (NaN, False).
+    """
+    c = np.asarray(correlation, dtype=np.float64)
+    c = c[: np.argmax(np.isnan(c))] if np.isnan(c).any() else c
+    if len(c) == 0:
+        # Not even lag 0 is defined (say, no agent ever turned): there is no turn to time.
+        return math.nan, False
+    threshold = np.exp(-1.0)
+    below = np.nonzero(c < threshold)[0]
+    if len(below) == 0:
+        return (len(c) - 1) * interval, True
+    lag = int(below[0])
+    if lag == 0:
+        return 0.0, False
+    before, after = c[lag - 1], c[lag]
+    fraction = (before - threshold) / (before - after)
+    return (lag - 1 + fraction) * interval, False
+
+
+def persistence(headings: Array, interval: float, max_lag: int) -> tuple[float, bool]:
+    """Persistence (s): how long a turn lasts -- the 1/e time of the turning-axis autocorrelation.
+
+    `decay_time(turning_axis_autocorrelation(headings, max_lag), interval)`: the lag at which
+    the mean of u_k . u_{k+l} first drops below 1/e. Returns (seconds, censored), censored
+    meaning it never dropped within max_lag samples. Resolution is one sample interval: a
+    turning axis that is uncorrelated from one sample to the next gives about
+    (1 - 1/e) * interval.
+    """
+    return decay_time(turning_axis_autocorrelation(headings, max_lag), interval)
+
+
+def cell_indices(positions: Array, low: Array, high: Array, cells: int) -> Array:
+    """Flat index of the cell each position is in, cells per axis -> (T * n,) ints."""
+    p = _f64(positions).reshape(-1, 3)
+    low = np.asarray(low, dtype=np.float64)
+    high = np.asarray(high, dtype=np.float64)
+    ijk = np.floor((p - low) / (high - low) * cells).astype(np.int64)
+    # Points exactly on the high walls belong to the last cell.
+    np.clip(ijk, 0, cells - 1, out=ijk)
+    return (ijk[:, 0] * cells + ijk[:, 1]) * cells + ijk[:, 2]
+
+
+def coverage(positions: Array, low: Array, high: Array, cells: int) -> float:
+    """Coverage: the fraction of the enclosure's cells that any sampled position falls in.
+
+    The box [low, high] is divided into cells^3 equal cells (`cells` along each axis, so cells
+    have the box's proportions); a cell is visited if any agent of the group is in it at any
+    sample. positions: (T, n, 3) units; low, high: (3,). In [0, 1].
+    """
+    if cells < 1:
+        raise ValueError(f"cells must be >= 1, got {cells}")
+    visited = np.zeros(cells**3, dtype=bool)
+    visited[cell_indices(positions, low, high, cells)] = True
+    return float(visited.mean())
+
+
+def in_wall_band(positions: Array, low: Array, high: Array, margin: float) -> Array:
+    """Whether each position is within `margin` of any wall: (..., 3) -> (...) bool.
+
+    True where min over axes of min(p - low, high - p) < margin.
+    """
+    p = _f64(positions)
+    low = np.asarray(low, dtype=np.float64)
+    high = np.asarray(high, dtype=np.float64)
+    return np.minimum(p - low, high - p).min(axis=-1) < margin
+
+
+def wall_contact(positions: Array, low: Array, high: Array, margin: float) -> float:
+    """Wall contact: the fraction of agent-samples within `margin` of any wall.
+
+    An agent-sample is in contact when min over axes of min(p - low, high - p) < margin, i.e.
+    it is inside the band where containment steers agents back. positions: (T, n, 3) units;
+    low, high: (3,); margin: units. In [0, 1].
+    """
+    band = in_wall_band(positions, low, high, margin)
+    return float(band.mean()) if band.size else 0.0

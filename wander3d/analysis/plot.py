@@ -1,0 +1,128 @@
+"""`wander3d stats --plot`: turn-rate distributions and autocorrelations per group, as a PNG.
+
+matplotlib is imported here only, with the Agg backend (no display), when a plot is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO
+
+import numpy as np
+
+from .report import StatsReport, title
+from .stats import GroupCurves
+
+#: Dark, like the app, so the scenes' colours (chosen for a dark background) read well.
+_BACKGROUND = "#101418"
+_PANEL = "#161b22"
+_FOREGROUND = "#d8dee9"
+_GRID = "#2e3440"
+
+
+def write_plot(
+    out: IO[bytes],
+    report: StatsReport,
+    curves: Sequence[GroupCurves],
+    colors: Sequence[str],
+) -> None:
+    """Draw the three panels for every group and write them to `out` as PNG.
+
+    Left: the distribution of per-sample turn rates (deg/s). Middle: heading autocorrelation
+    mean h_k . h_{k+l} against lag (s). Right: turning-axis autocorrelation mean u_k . u_{k+l}
+    with the 1/e line; where each curve crosses it is that group's persistence.
+    colors: one "#rrggbb" per group.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(16, 5.2), dpi=110, facecolor=_BACKGROUND)
+    try:
+        _draw(fig, axes, report, curves, colors)
+        fig.savefig(out, format="png", facecolor=_BACKGROUND)
+    finally:
+        plt.close(fig)
+
+
+def _style(ax, xlabel: str, ylabel: str, heading: str) -> None:
+    ax.set_facecolor(_PANEL)
+    ax.set_title(heading, color=_FOREGROUND, fontsize=11, loc="left")
+    ax.set_xlabel(xlabel, color=_FOREGROUND)
+    ax.set_ylabel(ylabel, color=_FOREGROUND)
+    ax.tick_params(colors=_FOREGROUND)
+    ax.grid(True, color=_GRID, linewidth=0.8)
+    for spine in ax.spines.values():
+        spine.set_color(_GRID)
+
+
+def _label(g_name: str, method: str) -> str:
+    return g_name if g_name == method else f"{g_name} ({method})"
+
+
+def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
+    rates_ax, heading_ax, axis_ax = axes
+    groups = report.groups
+
+    # Turn rates span decades (a random force barely turns the heading per sample, a wall
+    # bounce turns it by 90 degrees or more), so the bins are logarithmic and each curve shows
+    # the share of a group's samples per bin: equal areas on the log axis, equal shares.
+    pooled = np.concatenate([c.turn_rates for c in curves]) if curves else np.zeros(0)
+    positive = pooled[pooled > 0]
+    low, high = (
+        (float(np.percentile(positive, 0.5)), float(positive.max()))
+        if positive.size
+        else (0.1, 1.0)
+    )
+    high = max(high, low * 10.0)
+    edges = np.geomspace(low, high, 61)
+    for g, c, color in zip(groups, curves, colors, strict=True):
+        rates = np.clip(c.turn_rates, low, high)
+        counts, _ = np.histogram(rates, bins=edges)
+        share = counts / max(len(rates), 1)
+        label = f"{_label(g.name, g.method)}: mean {g.mean_turn_rate:.1f} deg/s"
+        rates_ax.stairs(share, edges, color=color, linewidth=1.8, label=label)
+        rates_ax.stairs(share, edges, color=color, alpha=0.10, fill=True)
+    _style(rates_ax, "turn rate (deg/s, log scale)", "share of samples per bin",
+           "Turn rate over each sample interval")  # fmt: skip
+    rates_ax.set_xscale("log")
+    rates_ax.set_xlim(low, high)
+    rates_ax.set_ylim(bottom=0.0)
+
+    for g, c, color in zip(groups, curves, colors, strict=True):
+        heading_ax.plot(c.lags, c.heading_acf, color=color, linewidth=1.8,
+                        label=_label(g.name, g.method))  # fmt: skip
+    _style(heading_ax, "lag (s)", "mean  h(t) . h(t + lag)",
+           "Heading autocorrelation: how long a direction lasts")  # fmt: skip
+    heading_ax.axhline(0.0, color=_FOREGROUND, linewidth=0.8, alpha=0.5)
+    heading_ax.set_ylim(-1.02, 1.02)
+
+    threshold = np.exp(-1.0)
+    for g, c, color in zip(groups, curves, colors, strict=True):
+        mark = ">" if g.persistence_censored else ""
+        label = f"{_label(g.name, g.method)}: {mark}{g.persistence:.2f} s"
+        axis_ax.plot(c.lags, c.axis_acf, color=color, linewidth=1.8, label=label)
+        if not g.persistence_censored and np.isfinite(g.persistence):
+            axis_ax.plot([g.persistence], [threshold], "o", color=color, markersize=6)
+    axis_ax.axhline(threshold, color=_FOREGROUND, linewidth=1.0, linestyle="--", alpha=0.8)
+    axis_ax.text(axes_limit(curves), threshold + 0.02, "1/e", color=_FOREGROUND, ha="right",
+                 va="bottom", fontsize=9)  # fmt: skip
+    axis_ax.axhline(0.0, color=_FOREGROUND, linewidth=0.8, alpha=0.5)
+    _style(axis_ax, "lag (s)", "mean  u(t) . u(t + lag)",
+           "Turning-axis autocorrelation (persistence: 1/e)")  # fmt: skip
+    axis_ax.set_ylim(-0.5, 1.02)
+
+    for ax in axes:
+        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
+        legend.get_frame().set_alpha(0.85)
+    for ax in (heading_ax, axis_ax):
+        ax.set_xlim(0.0, axes_limit(curves))
+    fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+
+
+def axes_limit(curves: Sequence[GroupCurves]) -> float:
+    """The longest lag any group's autocorrelation was computed to (s)."""
+    return max((float(c.lags[-1]) for c in curves if len(c.lags)), default=1.0)

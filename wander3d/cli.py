@@ -1,0 +1,423 @@
+"""The `wander3d` command (also `python -m wander3d`).
+
+    wander3d [SCENE]                  open the desktop app (default: the bundled default scene)
+    wander3d check SCENE...           validate scene files, one summary line each
+    wander3d run SCENE --seconds S    simulate without a window; optionally save a trajectory
+    wander3d stats SCENE              measure the wander per group (path statistics table)
+
+Qt and vispy are imported only by the command that draws (opening the app), so `check` and
+`run` work on machines with no display and no GUI libraries. Bad input never gives a traceback:
+it is one `wander3d: error: ...` line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+import numpy as np
+
+from wander3d import Scene, SceneError, Simulation, __version__, load_scene
+from wander3d.analysis.command import configure_parser as configure_stats_parser
+from wander3d.scene import bundled_scene, bundled_scenes, memory_budget
+from wander3d.scene.memory import format_bytes
+
+PROG = "wander3d"
+#: Subcommands; any other first argument that is not an option is taken as a scene to open.
+COMMANDS = ("open", "check", "run", "stats")
+
+EXIT_OK = 0
+EXIT_APP_UNAVAILABLE = 1
+EXIT_PIPE_CLOSED = 1  # stdout closed early (`| head`), as Python itself exits then
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class CliError(Exception):
+    """Bad input found by a command; main() prints it as one line and exits with 2."""
+
+
+# ----------------------------------------------------------------------------- helpers
+def _error_line(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
+    return value
+
+
+def resolve_scene(arg: str) -> Path:
+    """A scene argument as a path: an existing file, else the name of a bundled scene.
+
+    `wander3d run swarm` works from any folder; a path (with a folder or .toml suffix) is
+    always taken as given, so a typo in it is reported as a missing file.
+    """
+    path = Path(arg)
+    looks_like_name = os.sep not in arg and "/" not in arg and path.suffix == ""
+    if looks_like_name and not path.exists() and arg in bundled_scenes():
+        return bundled_scene(arg)
+    return path
+
+
+def _load(arg: str) -> Scene:
+    try:
+        return load_scene(resolve_scene(arg))
+    except SceneError as e:
+        path = Path(arg)
+        if e.problem == "no such file" and path.suffix == "" and os.sep not in arg:
+            names = ", ".join(bundled_scenes()) or "none"
+            raise SceneError(e.file, e.key, f"no such file or bundled scene ({names})") from None
+        raise
+
+
+def summary(scene: Scene) -> str:
+    """One line describing a valid scene, for `wander3d check`."""
+    methods = list(dict.fromkeys(g.wander.method for g in scene.groups))
+    n_groups = len(scene.groups)
+    box = " x ".join(f"{e:g}" for e in scene.extent)
+    return (
+        f"{scene.name!r}: {n_groups} group{'s' if n_groups != 1 else ''}, "
+        f"{scene.agent_count:,} agents ({', '.join(methods)}), box {box}, "
+        f"dt {scene.dt:.4g} s, seed {scene.seed}"
+    )
+
+
+# ----------------------------------------------------------------------------- open
+def cmd_open(args: argparse.Namespace) -> int:
+    """Open the desktop app; Qt and vispy are imported only here."""
+    path = resolve_scene(args.scene) if args.scene is not None else None
+    try:
+        from wander3d.app import run_app
+    except ImportError as e:
+        if e.name == "wander3d.app":
+            print(
+                f"{PROG}: the desktop app is not built yet; use '{PROG} check' or "
+                f"'{PROG} run' (see '{PROG} --help')",
+                file=sys.stderr,
+            )
+        else:
+            # Qt or OpenGL missing: say what, not a traceback.
+            print(f"{PROG}: cannot start the desktop app: {e}", file=sys.stderr)
+        return EXIT_APP_UNAVAILABLE
+    return int(run_app(path))
+
+
+# ----------------------------------------------------------------------------- check
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate each scene; keep going after a bad one; exit 2 if any was bad."""
+    status = EXIT_OK
+    for arg in args.scenes:
+        try:
+            scene = _load(arg)
+        except SceneError as e:
+            _error_line(str(e))
+            status = EXIT_BAD_INPUT
+            continue
+        print(f"{arg}: {summary(scene)}", flush=True)
+    return status
+
+
+# ----------------------------------------------------------------------------- run
+class Progress:
+    """A one-line progress bar on a TTY (redrawn with \\r), else only a final line."""
+
+    WIDTH = 30
+    INTERVAL = 0.1  # seconds between redraws: drawing must not slow the run
+
+    def __init__(self, stream: IO[str], total_steps: int, agents: int, dt: float) -> None:
+        self.stream = stream
+        self.total = total_steps
+        self.agents = agents
+        self.dt = dt
+        try:
+            self.live = stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+        self.start = time.perf_counter()
+        self._last = -1.0
+
+    def _rate(self, done: int) -> str:
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        rate = done * self.agents / elapsed
+        for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+            if rate >= scale:
+                return f"{rate / scale:.1f}{unit} agent-steps/s"
+        return f"{rate:.0f} agent-steps/s"
+
+    def update(self, done: int) -> None:
+        if not self.live:
+            return
+        now = time.perf_counter()
+        if now - self._last < self.INTERVAL and done < self.total:
+            return
+        self._last = now
+        frac = done / self.total if self.total else 1.0
+        filled = int(frac * self.WIDTH)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(
+            f"\r[{bar}] {frac:4.0%}  {done * self.dt:.1f}/{self.total * self.dt:.1f} s"
+            f"  {self._rate(done)}   "
+        )
+        self.stream.flush()
+
+    def finish(self, done: int) -> float:
+        """End the bar (or write the only line); return the wall time in seconds."""
+        elapsed = time.perf_counter() - self.start
+        if self.live:
+            self.update(done)
+            self.stream.write("\n")
+        self.stream.write(
+            f"{PROG}: ran {done:,} steps ({done * self.dt:.2f} s simulated) of "
+            f"{self.agents:,} agents in {elapsed:.2f} s, {self._rate(done)}\n"
+        )
+        self.stream.flush()
+        return elapsed
+
+
+def _open_output(path: Path) -> IO[bytes]:
+    """Open the output before simulating, so a bad path fails at once, not after the run."""
+    if path.is_dir():
+        raise CliError(f"--out {path}: is a directory")
+    try:
+        return path.open("wb")
+    except OSError as e:
+        raise CliError(f"--out {path}: cannot write: {e.strerror or e}") from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Simulate headless for --seconds, optionally saving sampled states to an .npz file."""
+    scene = _load(args.scene)
+    steps = max(1, round(args.seconds / scene.dt))
+    every: int = args.sample_every
+    n = scene.agent_count
+    samples = steps // every + 1  # the start, then every `every` steps
+    out: IO[bytes] | None = None
+    if args.out is not None:
+        need = samples * n * 3 * 4 * 2  # float32 positions and velocities
+        budget, why = memory_budget()
+        if need > budget:
+            raise CliError(
+                f"the trajectory would need {format_bytes(need)} ({samples:,} samples of "
+                f"{n:,} agents), more than the {format_bytes(budget)} allowed ({why}); "
+                "use a larger --sample-every or fewer --seconds"
+            )
+        out = _open_output(Path(args.out))
+    try:
+        record = _simulate(scene, steps, every, samples, out is not None)
+        if out is not None:
+            _write_npz(out, scene, record)
+    except BaseException:
+        if out is not None:
+            out.close()
+            with contextlib.suppress(OSError):
+                Path(args.out).unlink()  # no half-written file left behind
+        raise
+    if out is not None:
+        out.close()
+        size = format_bytes(Path(args.out).stat().st_size)
+        print(f"{args.out}: {samples:,} samples of {n:,} agents ({size})")
+    return EXIT_OK
+
+
+def _simulate(
+    scene: Scene, steps: int, every: int, samples: int, keep: bool
+) -> dict[str, np.ndarray]:
+    sim = Simulation(scene)
+    n = scene.agent_count
+    shape = (samples, n, 3) if keep else (0, n, 3)
+    positions = np.empty(shape, dtype=np.float32)
+    velocities = np.empty(shape, dtype=np.float32)
+    sample_steps = np.arange(samples, dtype=np.int64) * every
+    # Step in chunks so the progress bar moves for big scenes without per-step Python overhead.
+    chunk = min(100, max(1, 100_000 // max(n, 1)))
+    progress = Progress(sys.stderr, steps, n, scene.dt)
+    done = 0
+    taken = 0
+    while True:
+        if keep and taken < samples and done == sample_steps[taken]:
+            positions[taken] = sim.positions
+            velocities[taken] = sim.velocities
+            taken += 1
+        if done >= steps:
+            break
+        stop = min(steps, done + chunk)
+        if keep and taken < samples:
+            stop = min(stop, int(sample_steps[taken]))
+        sim.step(stop - done)
+        done = stop
+        progress.update(done)
+    progress.finish(done)
+    return {
+        "positions": positions,
+        "velocities": velocities,
+        "steps": sample_steps,
+        "times": sample_steps * scene.dt,
+        "group_index": np.asarray(sim.group_index, dtype=np.int64),
+    }
+
+
+def _write_npz(out: IO[bytes], scene: Scene, record: dict[str, np.ndarray]) -> None:
+    """The trajectory file: arrays only (no pickles), readable with np.load(allow_pickle=False).
+
+    positions, velocities: (T, N, 3) float32, units and units/s; times: (T,) s;
+    steps: (T,) step numbers; group_index: (N,); group_names, group_colors: (G,) str;
+    bounds: (2, 3) box min and max; dt: s per step; seed; scene_name; scene_text: the TOML.
+    """
+    text = scene.text if scene.text is not None else scene.to_toml()
+    arrays: dict[str, Any] = {
+        **record,
+        "group_names": np.array([g.name for g in scene.groups], dtype=str),
+        "group_colors": np.array([g.color for g in scene.groups], dtype=str),
+        "bounds": np.array([scene.enclosure.min, scene.enclosure.max], dtype=np.float64),
+        "dt": np.float64(scene.dt),
+        "seed": np.int64(scene.seed),
+        "scene_name": np.array(scene.name),
+        "scene_text": np.array(text),
+    }
+    np.savez(out, **arrays)
+
+
+# ----------------------------------------------------------------------------- stats
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Path statistics per group; the work and the metric definitions are in wander3d.analysis."""
+    from wander3d.analysis.command import StatsError, run_stats
+
+    scene = _load(args.scene)
+    try:
+        return run_stats(args, scene, lambda total, n, dt: Progress(sys.stderr, total, n, dt))
+    except StatsError as e:
+        raise CliError(str(e)) from None
+
+
+# ----------------------------------------------------------------------------- parser
+class _Parser(argparse.ArgumentParser):
+    """argparse with the program name fixed (python -m would say __main__.py)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{PROG}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    version = f"{PROG} {__version__}"
+    parser = _Parser(
+        prog=PROG,
+        usage=f"{PROG} [-h] [--version] [SCENE]\n       {PROG} {{open,check,run,stats}} ...",
+        description="See, tune and measure Craig Reynolds' wander steering behaviour in 3D.",
+        epilog=(
+            "SCENE is a .toml scene file or the name of a bundled scene ("
+            + (", ".join(bundled_scenes()) or "none found")
+            + f"). Examples: '{PROG}' opens the default scene; '{PROG} check scenes/*.toml'; "
+            f"'{PROG} run swarm --seconds 10 --out swarm.npz'."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=version)
+    sub = parser.add_subparsers(
+        dest="command", metavar="{open,check,run,stats}", parser_class=_Parser
+    )
+
+    p_open = sub.add_parser(
+        "open",
+        prog=f"{PROG} open",
+        help="open the desktop app (the default when the first argument is a scene)",
+        description="Open the desktop app on SCENE, or on the bundled default scene.",
+    )
+    p_open.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
+    p_open.set_defaults(func=cmd_open)
+
+    p_check = sub.add_parser(
+        "check",
+        prog=f"{PROG} check",
+        help="validate scene files",
+        description="Validate scene files: one summary line per valid scene on stdout, one "
+        "error line per invalid scene on stderr. Exit status 2 if any is invalid.",
+    )
+    p_check.add_argument("scenes", nargs="+", metavar="SCENE", help="scene file or bundled name")
+    p_check.set_defaults(func=cmd_check)
+
+    p_run = sub.add_parser(
+        "run",
+        prog=f"{PROG} run",
+        help="simulate without a window and optionally save the trajectory",
+        description="Simulate SCENE for --seconds of simulated time without a window, with a "
+        "progress bar on stderr. With --out, save sampled positions and velocities to an .npz "
+        "file (load it with numpy.load).",
+    )
+    p_run.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
+    p_run.add_argument(
+        "--seconds",
+        type=_positive_float,
+        required=True,
+        metavar="S",
+        help="simulated seconds to run (steps = S / dt)",
+    )
+    p_run.add_argument("--out", metavar="PATH", help="write the trajectory to this .npz file")
+    p_run.add_argument(
+        "--sample-every",
+        type=_positive_int,
+        default=1,
+        metavar="K",
+        help="with --out, keep every K-th step (default: 1, every step)",
+    )
+    p_run.set_defaults(func=cmd_run)
+
+    p_stats = sub.add_parser(
+        "stats", prog=f"{PROG} stats", help="measure the wander: path statistics per group"
+    )
+    configure_stats_parser(p_stats)
+    p_stats.set_defaults(func=cmd_stats)
+
+    for p in (p_open, p_check, p_run, p_stats):
+        p.add_argument("--version", action="version", version=version)
+    return parser
+
+
+def _normalise_argv(argv: list[str]) -> list[str]:
+    """`wander3d` and `wander3d SCENE` mean `wander3d open [SCENE]`."""
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        return ["open", *argv]
+    return argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status (argparse exits itself on bad usage)."""
+    args = build_parser().parse_args(_normalise_argv(list(sys.argv[1:] if argv is None else argv)))
+    try:
+        return int(args.func(args))
+    except (SceneError, CliError) as e:
+        _error_line(str(e))
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        _error_line("out of memory; try fewer agents or shorter trails")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `wander3d check ... | head`: the reader left. Point stdout at /dev/null so the flush
+        # at exit does not raise again (the recipe from Python's signal module docs).
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
