@@ -306,3 +306,22 @@ def test_live_parameter_changes_apply_and_structural_ones_are_refused():
         sim.update_group(0, dataclasses.replace(sim.groups[0], count=11))
     sim.reset()
     assert sim.groups[0].wander.method == "sphere"
+
+
+@pytest.mark.parametrize("method", ["angle", "noise"])
+def test_wall_turns_last_for_every_persistent_method(method):
+    # A target turned inward at a wall must stay turned (the tutorials reset the wander angle),
+    # not snap back and steer the agent into the wall again: no more time near the walls
+    # than the sphere method spends.
+    def near_wall_fraction(m):
+        sim = simulation(group(m, count=200), enclosure=Enclosure(), seed=6)
+        low, high = sim.bounds
+        band = 15.0
+        total = 0.0
+        for _ in range(120):
+            sim.step(10)
+            near = (sim.positions < low + band) | (sim.positions > high - band)
+            total += near.any(axis=1).mean()
+        return total / 120
+
+    assert near_wall_fraction(method) < 1.3 * near_wall_fraction("sphere")

@@ -67,6 +67,8 @@ _LOW21 = np.uint64(0x1FFFFF)
 _S21 = np.uint64(21)
 _S42 = np.uint64(42)
 _UNIT21 = 1.0 / 2097152.0  # 2**-21
+_OCTAVE_SALT = np.uint64(0xA0761D6478BD642F)
+_OCTAVE_RATIO = 2.0 * 1.0693  # an octave, nudged off 2 so the two lattices never align
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -140,25 +142,57 @@ def gradient_noise(key, x):
 
 
 @_jit
-def noise_direction(keys, phase, t, vertical, hx, hy, hz, sx, sy, sz):
+def smooth_noise(key, x):
+    """Two octaves of gradient noise at an irrational frequency ratio, in about [-1, 1].
+
+    One octave alone is zero at every integer, which would bring the target back to the same
+    place on a fixed rhythm; the second octave breaks that rhythm.
+    """
+    second = gradient_noise(key ^ _OCTAVE_SALT, x * _OCTAVE_RATIO + 0.5)
+    return (gradient_noise(key, x) + 0.5 * second) * (1.0 / 1.5)
+
+
+@_jit
+def noise_angles(keys, phase, t, vertical, offset_yaw, offset_pitch):
     """Noise-driven wander: the target's yaw and pitch follow two smooth noise curves.
 
     keys: (2,) uint64 curve keys; phase: (2,) offsets; t: noise coordinate (seconds times
-    frequency). Yaw spans about [-pi, pi], pitch [-pi/2, pi/2] * vertical.
+    frequency). The curves span yaw about [-pi, pi] and pitch [-pi/2, pi/2] * vertical; the
+    offsets, set when a wall turns the target and fading over 1/frequency s, shift them.
+    Returns (yaw, pitch) with pitch reflected into [-pi/2, pi/2].
     """
-    yaw = math.pi * gradient_noise(keys[0], phase[0] + t)
-    pitch = _HALF_PI * min(1.0, max(-1.0, gradient_noise(keys[1], phase[1] + t))) * vertical
-    return direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
+    yaw = math.pi * smooth_noise(keys[0], phase[0] + t) + offset_yaw
+    pitch = _HALF_PI * min(1.0, max(-1.0, smooth_noise(keys[1], phase[1] + t))) * vertical
+    return yaw, reflect_pitch(pitch + offset_pitch)
+
+
+@_jit
+def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
+    """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in
+    [-pi/2, pi/2] so that curve plus offset needs at most one reflection."""
+    offset_yaw = (offset_yaw + delta_yaw + math.pi) % (2.0 * math.pi) - math.pi
+    return offset_yaw, min(_HALF_PI, max(-_HALF_PI, offset_pitch + delta_pitch))
+
+
+@_jit
+def reflect_pitch(pitch):
+    """A pitch angle reflected back into [-pi/2, pi/2] (over the pole, not wrapped)."""
+    if pitch > _HALF_PI:
+        return math.pi - pitch
+    if pitch < -_HALF_PI:
+        return -math.pi - pitch
+    return pitch
 
 
 @numba.njit(cache=True)
 def noise_directions(keys, phase, t, vertical, headings, sides, out):
-    """`noise_direction` for rows of (n, 2) keys/phase and (n, 3) frames, into out (n, 3)."""
+    """Starting noise targets for rows of (n, 2) keys/phase and (n, 3) frames, into out."""
     for i in range(out.shape[0]):
         h = headings[i]
         s = sides[i]
-        out[i, 0], out[i, 1], out[i, 2] = noise_direction(
-            keys[i], phase[i], t, vertical, h[0], h[1], h[2], s[0], s[1], s[2]
+        yaw, pitch = noise_angles(keys[i], phase[i], t, vertical, 0.0, 0.0)
+        out[i, 0], out[i, 1], out[i, 2] = direction_from_angles(
+            yaw, pitch, h[0], h[1], h[2], s[0], s[1], s[2]
         )
 
 
@@ -303,6 +337,7 @@ def advance(
         jitter_step = params[g, JITTER] * root_dt
         rate_step = params[g, RATE] * root_dt
         frequency = params[g, FREQUENCY]
+        offset_fade = math.exp(-dt * frequency)
         interval = params[g, INTERVAL]
         vertical = params[g, VERTICAL]
         max_speed = params[g, MAX_SPEED]
@@ -320,6 +355,7 @@ def advance(
         hx, hy, hz = headings[i, 0], headings[i, 1], headings[i, 2]
         sx, sy, sz = sides[i, 0], sides[i, 1], sides[i, 2]
         wx, wy, wz = wander_dirs[i, 0], wander_dirs[i, 1], wander_dirs[i, 2]
+        # Angle method: the target's yaw and pitch. Noise method: offsets added to its curves.
         yaw, pitch = angles[i, 0], angles[i, 1]
         fx, fy, fz = 0.0, 0.0, 0.0
         jumped = pending_breaks[i]
@@ -351,6 +387,8 @@ def advance(
             weight = max(abs(ix), max(abs(iy), abs(iz)))
 
             # 2. The wander target.
+            used_yaw = 0.0  # the noise method's target angles this step
+            used_pitch = 0.0
             if method == SEEK:
                 seek_timers[i] -= dt
                 if seek_timers[i] <= 0.0:
@@ -374,16 +412,16 @@ def advance(
                     pitch += (2.0 * uniform(key, 1) - 1.0) * rate_step * vertical
                     if yaw >= math.pi or yaw < -math.pi:
                         yaw = (yaw + math.pi) % (2.0 * math.pi) - math.pi
-                    if pitch > _HALF_PI:
-                        pitch = math.pi - pitch
-                    elif pitch < -_HALF_PI:
-                        pitch = -math.pi - pitch
+                    pitch = reflect_pitch(pitch)
                     wx, wy, wz = direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
                 elif method == NOISE:
-                    wx, wy, wz = noise_direction(
-                        noise_keys[i], noise_phase[i], step * dt * frequency, vertical,
-                        hx, hy, hz, sx, sy, sz,
-                    )  # fmt: skip
+                    # Offsets from wall turns fade, so the agent returns to its own curve.
+                    yaw *= offset_fade
+                    pitch *= offset_fade
+                    used_yaw, used_pitch = noise_angles(
+                        noise_keys[i], noise_phase[i], step * dt * frequency, vertical, yaw, pitch
+                    )
+                    wx, wy, wz = direction_from_angles(used_yaw, used_pitch, hx, hy, hz, sx, sy, sz)
                 else:  # RANDOM: a fresh uniform direction, as white noise.
                     ux, uy, uz = in_unit_ball(key)
                     uy *= vertical
@@ -405,6 +443,17 @@ def advance(
                     turned = True
                 if turned and method == ANGLE:
                     yaw, pitch = angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz)
+                elif turned and method == NOISE:
+                    # Shift the noise curves so they continue from the turned target, as the
+                    # tutorials reset the wander angle inward; otherwise the next step's noise
+                    # would point straight back at the wall.
+                    turned_yaw, turned_pitch = angles_from_direction(
+                        wx, wy, wz, hx, hy, hz, sx, sy, sz
+                    )
+                    yaw, pitch = shift_offsets(
+                        yaw, pitch, turned_yaw - used_yaw, turned_pitch - used_pitch
+                    )
+                    used_yaw, used_pitch = turned_yaw, turned_pitch
                 tx = px + hx * distance + wx * radius
                 ty = py + hy * distance + wy * radius
                 tz = pz + hz * distance + wz * radius
@@ -482,12 +531,18 @@ def advance(
                 crossed = True
             if crossed:
                 jumped = True
-                if method == ANGLE:
+                if method == ANGLE or method == NOISE:
                     # The mirror flips the frame's handedness; re-express the target in it.
                     w = math.sqrt(wx * wx + wy * wy + wz * wz)
-                    yaw, pitch = angles_from_direction(
+                    mirrored_yaw, mirrored_pitch = angles_from_direction(
                         wx / w, wy / w, wz / w, hx, hy, hz, sx, sy, sz
                     )
+                    if method == ANGLE:
+                        yaw, pitch = mirrored_yaw, mirrored_pitch
+                    else:
+                        yaw, pitch = shift_offsets(
+                            yaw, pitch, mirrored_yaw - used_yaw, mirrored_pitch - used_pitch
+                        )
 
             # 7. Trails.
             done = step + 1
