@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from wander3d.engine import Simulation
-from wander3d.engine.warmup import compile_kernel
+from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.scene import Scene, memory_budget
 from wander3d.scene.memory import format_bytes
 
@@ -111,11 +111,6 @@ def _is_tty(stream: IO[str]) -> bool:
         return False
 
 
-def _compiling_notice() -> None:
-    print("wander3d: compiling the simulation kernel (first run only)...", file=sys.stderr,
-          flush=True)  # fmt: skip
-
-
 def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFactory) -> int:
     """Measure `scene` as `args` (from `configure_parser`) say; return the exit status (0)."""
     plan = plan_samples(scene.dt, args.seconds, args.sample_rate)
@@ -138,7 +133,7 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
     plot_file = _open_plot(plot_path) if plot_path is not None else None
     try:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
-        compile_kernel(on_slow=_compiling_notice)
+        compile_kernel(on_slow=compiling_notice)
         sim = Simulation(scene)
         progress = make_progress(plan.steps, scene.agent_count, scene.dt)
         samples = sample_simulation(sim, plan, progress.update)

@@ -48,6 +48,15 @@ def compile_kernel(on_slow: Callable[[], None] | None = None, slow_after: float 
     return time.perf_counter() - start
 
 
+def compiling_notice() -> None:
+    """Tell a command-line user why nothing moves for a while (for `compile_kernel(on_slow=)`)."""
+    print(
+        "wander3d: compiling the simulation kernel (first run only, about 20 s)...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def main() -> int:
     seconds = compile_kernel()
     print(f"wander3d: engine kernel ready in {seconds:.1f} s", file=sys.stderr)

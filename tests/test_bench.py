@@ -1,0 +1,42 @@
+"""A smoke run of `wander3d bench`: it runs end to end and reports every number it promises.
+
+Speeds are not asserted here: performance claims live in the benchmark's own output.
+"""
+
+import json
+import subprocess
+import sys
+
+
+def test_bench_quick_reports_engine_baseline_and_frames(tmp_path):
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "wander3d",
+            "bench",
+            "--quick",
+            "--agents",
+            "500",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    assert results["baseline"]["agent_steps_per_s"] > 0
+    assert {row["steps_per_call"] for row in results["engine"]} == {1, 60}
+    for row in results["engine"]:
+        assert row["agents"] == 500
+        assert row["agent_steps_per_s"] > 0
+        assert 100 < row["bytes_per_agent"] < 10_000
+    assert results["machine"]["cores"] >= 1
+    # Frames need EGL (Mesa); the bootstrap installs it, so a skip here would hide a problem.
+    assert results["frames_error"] is None
+    frame = results["frames"][0]
+    assert frame["upload_bytes"] > 0 and frame["draw_ms"] > 0
+    assert "x baseline" in done.stdout and "agents" in done.stdout

@@ -1,0 +1,9 @@
+"""`wander3d bench`: engine throughput against a tutorial-style Python loop, and frame costs.
+
+Performance claims live here, never in timed unit tests: every number is measured in the same
+run on the same machine, and the ratios are printed next to them.
+"""
+
+from .run import run_benchmark
+
+__all__ = ["run_benchmark"]
