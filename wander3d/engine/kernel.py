@@ -96,8 +96,12 @@ def agent_key(seed_key, agent):
 
 @_jit
 def stream_key(agent_key, step):
-    """Key of the random stream of one agent in one step."""
-    return mix(agent_key + np.uint64(step) * _STEP_STRIDE)
+    """Key of the random stream of one agent in one step.
+
+    Not hashed itself (a hash per step is measurable): each draw hashes key + draw * golden,
+    which separates steps and draws as well; tests check the draws for correlation.
+    """
+    return agent_key + np.uint64(step) * _STEP_STRIDE
 
 
 @_jit
@@ -327,7 +331,7 @@ def advance(
     """
     root_dt = math.sqrt(dt)
     random_gain = math.sqrt(RANDOM_REFERENCE_DT / dt)
-    ramp = margin * RAMP_FRACTION
+    inverse_ramp = 1.0 / (margin * RAMP_FRACTION) if margin > 0.0 else 0.0
     lox, loy, loz = low[0], low[1], low[2]
     hix, hiy, hiz = high[0], high[1], high[2]
     for i in numba.prange(positions.shape[0]):
@@ -359,6 +363,9 @@ def advance(
         yaw, pitch = angles[i, 0], angles[i, 1]
         fx, fy, fz = 0.0, 0.0, 0.0
         jumped = pending_breaks[i]
+        # Sample k is taken after step k * every, into slot k % capacity.
+        until_sample = every - first_step % every if capacity > 0 else -1
+        next_slot = (first_step // every + 1) % capacity if capacity > 0 else 0
 
         agent = agent_key(seed_key, i)
         for step in range(first_step, first_step + n_steps):
@@ -373,17 +380,17 @@ def advance(
             az_ = pz + vz * LOOKAHEAD
             if margin > 0.0:
                 if hx < 0.0:
-                    ix = min(1.0, max(0.0, (lox + margin - ax_) / ramp))
+                    ix = min(1.0, max(0.0, (lox + margin - ax_) * inverse_ramp))
                 elif hx > 0.0:
-                    ix = -min(1.0, max(0.0, (ax_ - (hix - margin)) / ramp))
+                    ix = -min(1.0, max(0.0, (ax_ - (hix - margin)) * inverse_ramp))
                 if hy < 0.0:
-                    iy = min(1.0, max(0.0, (loy + margin - ay_) / ramp))
+                    iy = min(1.0, max(0.0, (loy + margin - ay_) * inverse_ramp))
                 elif hy > 0.0:
-                    iy = -min(1.0, max(0.0, (ay_ - (hiy - margin)) / ramp))
+                    iy = -min(1.0, max(0.0, (ay_ - (hiy - margin)) * inverse_ramp))
                 if hz < 0.0:
-                    iz = min(1.0, max(0.0, (loz + margin - az_) / ramp))
+                    iz = min(1.0, max(0.0, (loz + margin - az_) * inverse_ramp))
                 elif hz > 0.0:
-                    iz = -min(1.0, max(0.0, (az_ - (hiz - margin)) / ramp))
+                    iz = -min(1.0, max(0.0, (az_ - (hiz - margin)) * inverse_ramp))
             weight = max(abs(ix), max(abs(iy), abs(iz)))
 
             # 2. The wander target.
@@ -406,7 +413,8 @@ def advance(
                     q = math.sqrt(qx * qx + qy * qy + qz * qz)
                     # The point can reach the centre only if jitter*sqrt(dt) >= radius.
                     if q > 1e-9 * radius:
-                        wx, wy, wz = qx / q, qy / q, qz / q
+                        inverse = 1.0 / q
+                        wx, wy, wz = qx * inverse, qy * inverse, qz * inverse
                 elif method == ANGLE:
                     yaw += (2.0 * uniform(key, 0) - 1.0) * rate_step
                     pitch += (2.0 * uniform(key, 1) - 1.0) * rate_step * vertical
@@ -428,7 +436,8 @@ def advance(
                     u = math.sqrt(ux * ux + uy * uy + uz * uz)
                     if u < 1e-9:  # vertical = 0 and a purely vertical draw
                         ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
-                    wx, wy, wz = ux * random_gain / u, uy * random_gain / u, uz * random_gain / u
+                    gain = random_gain / u
+                    wx, wy, wz = ux * gain, uy * gain, uz * gain
                 # Turn the target inward on axes heading into a wall, so the agent does not
                 # head straight back out; a mirror keeps it on the sphere.
                 turned = False
@@ -463,7 +472,8 @@ def advance(
             if desired:
                 d = math.sqrt(dx * dx + dy * dy + dz * dz)
                 if d > _TINY:
-                    dx, dy, dz = dx / d, dy / d, dz / d
+                    inverse = 1.0 / d
+                    dx, dy, dz = dx * inverse, dy * inverse, dz * inverse
                 else:
                     dx, dy, dz = hx, hy, hz
                 dx = dx * max_speed - vx
@@ -478,39 +488,44 @@ def advance(
                 fy += iy * c
                 fz += iz * c
 
-            # 4. Vehicle model.
-            f = math.sqrt(fx * fx + fy * fy + fz * fz)
-            if f > max_force:
-                scale = max_force / f
+            # 4. Vehicle model. Lengths are compared squared, so the usual case, within the
+            # limits, needs no square root or division (they dominate a step's latency).
+            f2 = fx * fx + fy * fy + fz * fz
+            if f2 > max_force * max_force:
+                scale = max_force / math.sqrt(f2)
                 fx, fy, fz = fx * scale, fy * scale, fz * scale
             gain = inverse_mass * dt
             vx += fx * gain
             vy += fy * gain
             vz += fz * gain
-            speed = math.sqrt(vx * vx + vy * vy + vz * vz)
-            if speed > max_speed:
-                scale = max_speed / speed
-                vx, vy, vz = vx * scale, vy * scale, vz * scale
-                speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+            speed2 = vx * vx + vy * vy + vz * vz
+            moving = speed2 > 1e-18
+            if moving:
+                inverse = 1.0 / math.sqrt(speed2)
+                nx, ny, nz = vx * inverse, vy * inverse, vz * inverse
+                if speed2 > max_speed * max_speed:
+                    vx, vy, vz = nx * max_speed, ny * max_speed, nz * max_speed
             px += vx * dt
             py += vy * dt
             pz += vz * dt
 
             # 5. Carry the frame and the target with the heading.
-            if speed > 1e-9:
-                nx, ny, nz = vx / speed, vy / speed, vz / speed
+            if moving:
                 sx, sy, sz, wx, wy, wz = transport_pair(
                     sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
                 )
                 hx, hy, hz = nx, ny, nz
-                # Remove the rounding drift of repeated rotations: keep the frame orthonormal.
-                d = sx * hx + sy * hy + sz * hz
-                sx, sy, sz = sx - d * hx, sy - d * hy, sz - d * hz
-                s = math.sqrt(sx * sx + sy * sy + sz * sz)
-                if s > _TINY:
-                    sx, sy, sz = sx / s, sy / s, sz / s
-                else:
-                    sx, sy, sz = perpendicular(hx, hy, hz)
+                if step & 15 == 0:
+                    # Rotations keep the frame orthonormal but for rounding, which drifts by
+                    # about 1e-16 a step: re-orthonormalise now and then, not every step.
+                    d = sx * hx + sy * hy + sz * hz
+                    sx, sy, sz = sx - d * hx, sy - d * hy, sz - d * hz
+                    s = math.sqrt(sx * sx + sy * sy + sz * sz)
+                    if s > _TINY:
+                        inverse = 1.0 / s
+                        sx, sy, sz = sx * inverse, sy * inverse, sz * inverse
+                    else:
+                        sx, sy, sz = perpendicular(hx, hy, hz)
 
             # 6. The hard guarantee: reflect agents that left the box.
             crossed = False
@@ -544,15 +559,19 @@ def advance(
                             yaw, pitch, mirrored_yaw - used_yaw, mirrored_pitch - used_pitch
                         )
 
-            # 7. Trails.
-            done = step + 1
-            if capacity > 0 and done % every == 0:
-                slot = ring + ((done // every) % capacity) * ring_stride
+            # 7. Trails (counters rather than integer division, which is slow per step).
+            until_sample -= 1
+            if until_sample == 0:
+                slot = ring + next_slot * ring_stride
                 trail_points[slot, 0] = px
                 trail_points[slot, 1] = py
                 trail_points[slot, 2] = pz
                 trail_breaks[slot] = jumped
                 jumped = False
+                until_sample = every
+                next_slot += 1
+                if next_slot == capacity:
+                    next_slot = 0
 
         positions[i, 0], positions[i, 1], positions[i, 2] = px, py, pz
         velocities[i, 0], velocities[i, 1], velocities[i, 2] = vx, vy, vz
