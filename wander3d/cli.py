@@ -4,6 +4,7 @@
     wander3d check SCENE...           validate scene files, one summary line each
     wander3d run SCENE --seconds S    simulate without a window; optionally save a trajectory
     wander3d stats SCENE              measure the wander per group (path statistics table)
+    wander3d render SCENE --out F     draw offscreen to a PNG, MP4 or GIF (no display needed)
     wander3d bench                    engine speed against a tutorial-style loop, frame costs
 
 Qt and vispy are imported only by the command that draws (opening the app), so `check` and
@@ -32,7 +33,7 @@ from wander3d.scene.memory import format_bytes
 
 PROG = "wander3d"
 #: Subcommands; any other first argument that is not an option is taken as a scene to open.
-COMMANDS = ("open", "check", "run", "stats", "bench")
+COMMANDS = ("open", "check", "run", "stats", "render", "bench")
 
 EXIT_OK = 0
 EXIT_APP_UNAVAILABLE = 1
@@ -314,6 +315,95 @@ def cmd_stats(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
 
 
+#: Set in the child process that renders on a virtual display, naming its vispy backend.
+GL_BACKEND_VARIABLE = "WANDER3D_GL_BACKEND"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, e.g. 1280x720, got {text!r}"
+        ) from None
+    return width, height
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """Render offscreen: EGL first (no display needed), else a virtual X display."""
+    from wander3d.render.record import (
+        GLUnavailable,
+        RecordError,
+        check_request,
+        egl_problem,
+        record,
+    )
+
+    scene = _load(args.scene)
+    out = Path(args.out)
+    try:
+        check_request(out, args.size, args.fps)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    if out.parent != Path() and not out.parent.is_dir():
+        raise CliError(f"--out {out}: folder {out.parent} does not exist")
+    backend = os.environ.get(GL_BACKEND_VARIABLE, "egl")
+    problem = egl_problem() if backend == "egl" else None
+    if problem is None:
+        compile_kernel(on_slow=compiling_notice)
+        total = max(1, round(args.seconds / scene.dt))
+        progress = Progress(sys.stderr, total, scene.agent_count, scene.dt)
+        try:
+            recording = record(
+                scene, out, args.seconds, args.size, args.fps, args.orbit, backend,
+                on_step=progress.update,
+            )  # fmt: skip
+        except RecordError as e:
+            raise CliError(str(e)) from None
+        except GLUnavailable as e:
+            problem = " ".join(str(e).split())  # vispy's messages span lines
+        else:
+            progress.finish(total)
+            width, height = recording.size
+            print(f"{out}: {recording.frames} frame(s), {width}x{height}")
+            return EXIT_OK
+    if os.environ.get(GL_BACKEND_VARIABLE):
+        raise CliError(f"cannot render offscreen: {problem}")
+    return _render_on_virtual_display(args.argv, problem)
+
+
+def _render_on_virtual_display(argv: list[str], egl_problem: str) -> int:
+    """Run this same render command again under a private Xvfb, with Qt's OpenGL."""
+    import shutil
+    import subprocess
+
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise CliError(
+            f"cannot render offscreen: EGL failed ({egl_problem}) and there is no virtual "
+            "display to fall back on (Debian/Ubuntu: apt-get install xvfb)"
+        )
+    print(f"{PROG}: EGL unavailable ({egl_problem}); using a virtual display", file=sys.stderr)
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end) as display:
+            number = display.readline().strip()
+        if not number:
+            raise CliError("cannot render offscreen: Xvfb did not start")
+        env = dict(os.environ, DISPLAY=f":{number}", QT_QPA_PLATFORM="xcb")
+        env[GL_BACKEND_VARIABLE] = "pyqt6"
+        return subprocess.call([sys.executable, "-m", "wander3d", *argv], env=env)
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Engine throughput against a tutorial-style loop, and frame costs; see wander3d.bench."""
     from wander3d.bench.run import format_report, run_benchmark
@@ -341,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     version = f"{PROG} {__version__}"
     parser = _Parser(
         prog=PROG,
-        usage=f"{PROG} [-h] [--version] [SCENE]\n       {PROG} {{open,check,run,stats,bench}} ...",
+        usage=f"{PROG} [-h] [--version] [SCENE]\n       {PROG} {{{','.join(COMMANDS)}}} ...",
         description="See, tune and measure Craig Reynolds' wander steering behaviour in 3D.",
         epilog=(
             "SCENE is a .toml scene file or the name of a bundled scene ("
@@ -352,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=version)
     sub = parser.add_subparsers(
-        dest="command", metavar="{open,check,run,stats,bench}", parser_class=_Parser
+        dest="command", metavar=f"{{{','.join(COMMANDS)}}}", parser_class=_Parser
     )
 
     p_open = sub.add_parser(
@@ -422,7 +512,35 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     p_bench.set_defaults(func=cmd_bench)
 
-    for p in (p_open, p_check, p_run, p_stats, p_bench):
+    p_render = sub.add_parser(
+        "render",
+        prog=f"{PROG} render",
+        help="draw a scene offscreen to a PNG, MP4 or GIF",
+        description="Simulate SCENE for --seconds and draw it with the app's visuals, without "
+        "a window: the last frame to a .png, or every frame to an .mp4 or .gif. Uses EGL "
+        "(no display needed) and falls back to a virtual X display (Xvfb).",
+    )
+    p_render.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
+    p_render.add_argument("--out", required=True, metavar="FILE", help=".png, .mp4 or .gif")
+    p_render.add_argument(
+        "--seconds", type=_positive_float, default=10.0, metavar="S",
+        help="simulated seconds (default: 10)",
+    )  # fmt: skip
+    p_render.add_argument(
+        "--size", type=_size, default=(1280, 720), metavar="WxH",
+        help="picture size in pixels (default: 1280x720)",
+    )  # fmt: skip
+    p_render.add_argument(
+        "--fps", type=_positive_float, default=30.0, metavar="F",
+        help="video frames per simulated second (default: 30)",
+    )  # fmt: skip
+    p_render.add_argument(
+        "--orbit", type=float, default=0.0, metavar="DEG_PER_S",
+        help="turn the camera around the box this many degrees per simulated second",
+    )  # fmt: skip
+    p_render.set_defaults(func=cmd_render)
+
+    for p in (p_open, p_check, p_run, p_stats, p_render, p_bench):
         p.add_argument("--version", action="version", version=version)
     return parser
 
@@ -436,7 +554,9 @@ def _normalise_argv(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (argparse exits itself on bad usage)."""
-    args = build_parser().parse_args(_normalise_argv(list(sys.argv[1:] if argv is None else argv)))
+    argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
+    args = build_parser().parse_args(argv)
+    args.argv = argv
     try:
         return int(args.func(args))
     except (SceneError, CliError) as e:

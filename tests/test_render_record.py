@@ -1,0 +1,87 @@
+"""`wander3d render`: offscreen PNG, MP4 and GIF, in a child process (EGL, no window)."""
+
+import os
+import subprocess
+import sys
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+
+SCENE = """
+[scene]
+seed = 3
+[enclosure]
+min = [-50, -30, -50]
+max = [50, 30, 50]
+margin = 8.0
+[view]
+background = "#000000"
+[[groups]]
+count = 60
+color = "#ff8000"
+trail_length = 40
+"""
+
+
+@pytest.fixture
+def scene(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SCENE)
+    return path
+
+
+def render(scene, out, *extra, env=None):
+    command = [sys.executable, "-m", "wander3d", "render", str(scene), "--out", str(out)]
+    return subprocess.run([*command, *extra], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_png_is_the_last_frame_at_the_asked_size_and_not_blank(scene, tmp_path):
+    out = tmp_path / "last.png"
+    done = render(scene, out, "--seconds", "1", "--size", "200x120")
+    assert done.returncode == 0, done.stderr
+    image = iio.imread(out)
+    assert image.shape[:2] == (120, 200)
+    lit = image[..., :3].max(axis=2) > 40  # the background is black
+    assert 0.005 < lit.mean() < 0.6
+    assert "1 frame(s), 200x120" in done.stdout
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ".gif"])
+def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_path, suffix):
+    out = tmp_path / f"clip{suffix}"
+    args = ("--seconds", "2", "--fps", "8", "--size", "160x96", "--orbit", "40")
+    done = render(scene, out, *args)
+    assert done.returncode == 0, done.stderr
+    frames = iio.imread(out)
+    assert frames.shape[0] == 16
+    assert frames.shape[1:3] == (96, 160)
+    assert frames[-1].std() > 5
+    first, last = frames[0].astype(float), frames[-1].astype(float)
+    assert np.abs(first - last).mean() > 1.0
+
+
+@pytest.mark.parametrize(
+    ("out", "extra", "message"),
+    [
+        ("picture.bmp", (), "unknown format"),
+        ("clip.mp4", ("--size", "161x96"), "even width and height"),
+        ("picture.png", ("--size", "12x12"), "16 to 8192"),
+        ("missing/picture.png", (), "does not exist"),
+    ],
+)
+def test_bad_requests_exit_2_with_one_line(scene, tmp_path, out, extra, message):
+    done = render(scene, tmp_path / out, *extra)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_falls_back_to_a_virtual_display_when_egl_fails(scene, tmp_path):
+    out = tmp_path / "fallback.png"
+    env = dict(os.environ, EGL_PLATFORM="no-such-platform")
+    env.pop("DISPLAY", None)
+    done = render(scene, out, "--seconds", "0.5", "--size", "160x96", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "using a virtual display" in done.stderr
+    assert iio.imread(out).shape[:2] == (96, 160)

@@ -1,0 +1,147 @@
+"""Headless recording: a scene rendered offscreen to a PNG (its last frame), an MP4 or a GIF.
+
+Uses the same SimulationView as the app, on vispy's EGL backend (Mesa's surfaceless platform:
+no display needed) unless told otherwise. Video goes through imageio (MP4 with the ffmpeg that
+imageio-ffmpeg ships, GIF with Pillow).
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wander3d.engine import Simulation
+from wander3d.scene import Scene
+
+FORMATS = (".png", ".mp4", ".gif")
+
+
+class RecordError(ValueError):
+    """Bad recording request (format, size) or a missing system piece; the message says which."""
+
+
+class GLUnavailable(RuntimeError):
+    """No OpenGL context could be made with the chosen backend."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What was written: path, frame count and size (width, height) in pixels."""
+
+    path: Path
+    frames: int
+    size: tuple[int, int]
+
+
+def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
+    """Validate before any work; returns the format suffix."""
+    suffix = out.suffix.lower()
+    if suffix not in FORMATS:
+        raise RecordError(
+            f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
+        )
+    width, height = size
+    if not (16 <= width <= 8192 and 16 <= height <= 8192):
+        raise RecordError(f"--size {width}x{height}: each side must be 16 to 8192 pixels")
+    if suffix == ".mp4" and (width % 2 or height % 2):
+        raise RecordError(f"--size {width}x{height}: MP4 (H.264) needs even width and height")
+    if not (0 < fps <= 240):
+        raise RecordError(f"--fps {fps:g}: must be above 0 and at most 240")
+    return suffix
+
+
+def egl_problem() -> str | None:
+    """Why EGL cannot work here, naming the missing package, or None if it may."""
+    if ctypes.util.find_library("EGL") is None:
+        return "libEGL is missing (Debian/Ubuntu: apt-get install libegl1 libgl1-mesa-dri)"
+    return None
+
+
+def record(
+    scene: Scene,
+    out: Path,
+    seconds: float,
+    size: tuple[int, int] = (1280, 720),
+    fps: float = 30.0,
+    orbit: float = 0.0,
+    backend: str = "egl",
+    on_step: Callable[[int], None] | None = None,
+) -> Recording:
+    """Simulate `scene` for `seconds` and write `out` (.png: the last frame; .mp4/.gif: video).
+
+    size: (width, height) pixels; fps: video frames per simulated second; orbit: degrees per
+    simulated second the camera turns around the vertical axis, so the paths' 3D shape shows.
+    on_step(steps_done) reports progress. Raises RecordError or GLUnavailable.
+    """
+    from .offscreen import offscreen_view
+
+    suffix = check_request(out, size, fps)
+    sim = Simulation(scene)
+    total_steps = max(1, round(seconds / scene.dt))
+    try:
+        view = offscreen_view(scene, sim, size=size, backend=backend)
+    except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
+        raise GLUnavailable(f"{backend}: {error}") from error
+    try:
+        if suffix == ".png":
+            _advance(sim, total_steps, on_step)
+            view.update()
+            view.orbit(orbit * seconds)
+            view.screenshot(out, size=size)
+            return Recording(out, 1, size)
+        frames = max(1, math.ceil(seconds * fps - 1e-9))
+        with _video_writer(out, suffix, fps) as append:
+            for frame in range(1, frames + 1):
+                target = min(total_steps, round(frame / fps / scene.dt))
+                _advance(sim, target - sim.step_count, on_step)
+                view.update()
+                view.orbit(orbit / fps)
+                append(view.render(size)[..., :3])
+        return Recording(out, frames, size)
+    finally:
+        view.close()
+
+
+def _advance(sim: Simulation, steps: int, on_step: Callable[[int], None] | None) -> None:
+    # Chunks keep the progress bar moving on big scenes without per-step call overhead.
+    chunk = max(1, 200_000 // max(sim.count, 1))
+    while steps > 0:
+        n = min(chunk, steps)
+        sim.step(n)
+        steps -= n
+        if on_step is not None:
+            on_step(sim.step_count)
+
+
+class _video_writer:
+    """Context manager yielding append(frame (h, w, 3) uint8) for an MP4 or GIF file."""
+
+    def __init__(self, out: Path, suffix: str, fps: float) -> None:
+        self._append: Callable[[np.ndarray], None]
+        if suffix == ".mp4":
+            import imageio.v2 as imageio
+
+            writer = imageio.get_writer(
+                out, format="FFMPEG", fps=fps, codec="libx264", quality=8,
+                pixelformat="yuv420p", macro_block_size=1,
+            )  # fmt: skip
+            self._append = writer.append_data
+        else:
+            import imageio.v3 as iio
+
+            # Pillow keeps GIF frames until closing; GIF durations are in milliseconds.
+            writer = iio.imopen(out, "w", plugin="pillow", extension=".gif")
+            duration = round(1000.0 / fps)
+            self._append = lambda frame: writer.write(frame, duration=duration, loop=0)
+        self._writer = writer
+
+    def __enter__(self) -> Callable[[np.ndarray], None]:
+        return self._append
+
+    def __exit__(self, *exc: object) -> None:
+        self._writer.close()
