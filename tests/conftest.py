@@ -1,0 +1,90 @@
+"""Shared fixtures for the render and app tests: small scenes, isolated settings, GL views.
+
+The GL tests draw through PyQt6 on the virtual X display pytest-xvfb starts (Mesa's llvmpipe),
+never Qt's `offscreen` platform, which has no OpenGL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+#: A small two-group scene: cheap to draw with software GL, yet with trails, walls and methods.
+SMALL_SCENE = """
+[scene]
+name = "Small"
+seed = 11
+dt = 0.02
+
+[enclosure]
+min = [-50, -30, -50]
+max = [50, 30, 50]
+margin = 8.0
+
+[camera]
+azimuth = 30.0
+elevation = 25.0
+fov = 45.0
+
+[[groups]]
+name = "amber"
+count = 40
+color = "#ffb000"
+max_speed = 30.0
+max_force = 50.0
+trail_length = 32
+trail_every = 1
+
+[groups.wander]
+method = "sphere"
+distance = 15.0
+radius = 6.0
+jitter = 8.0
+
+[[groups]]
+name = "cyan"
+count = 20
+color = "#4cc9f0"
+trail_length = 16
+
+[groups.wander]
+method = "seek"
+interval = 2.0
+"""
+
+
+@pytest.fixture
+def small_scene_file(tmp_path: Path) -> Path:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_SCENE, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def small_scene(small_scene_file: Path):
+    from wander3d.scene import load_scene
+
+    return load_scene(small_scene_file)
+
+
+@pytest.fixture
+def settings(tmp_path: Path):
+    """A QSettings in a temporary INI file, so tests never touch the user's settings."""
+    from PyQt6.QtCore import QSettings
+
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def gl_view(qtbot, small_scene):
+    """A shown SimulationView (pyqt6 backend) of `small_scene`, 480 x 360 logical pixels."""
+    from wander3d.engine import Simulation
+    from wander3d.render import SimulationView
+
+    view = SimulationView(small_scene, Simulation(small_scene), size=(480, 360), app="pyqt6")
+    widget = view.canvas.native
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield view
+    view.close()

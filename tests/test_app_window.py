@@ -1,0 +1,259 @@
+"""The main window, end to end with real OpenGL: files, controls, picking, screenshots."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PyQt6.QtGui import QDropEvent
+from PyQt6.QtWidgets import QMessageBox
+
+from wander3d.app.errors import install_excepthook
+from wander3d.app.main import load_start_scene
+from wander3d.app.window import MainWindow
+from wander3d.scene import bundled_scene, load_scene
+
+
+@pytest.fixture
+def dialogs(monkeypatch):
+    """Record QMessageBox.warning calls instead of blocking on a modal dialog."""
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text))
+    )
+    return shown
+
+
+@pytest.fixture
+def make_window(qtbot, settings, tmp_path, dialogs):
+    settings.setValue("screenshot_dir", str(tmp_path / "shots"))
+
+    def make(scene) -> MainWindow:
+        window = MainWindow(scene, settings)
+        qtbot.addWidget(window)
+        window.resize(900, 600)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window, small_scene):
+    w = make_window(small_scene)
+    w.set_running(False)  # tests step explicitly unless they test the loop
+    return w
+
+
+def _lit(image: np.ndarray) -> float:
+    return float(np.mean(image[..., :3].max(axis=-1) > 90))
+
+
+def test_opens_the_default_scene_and_draws_it(make_window, qtbot):
+    scene, error = load_start_scene(None)
+    assert error is None and scene.source == bundled_scene()
+    w = make_window(scene)
+    qtbot.waitUntil(lambda: w.sim.step_count > 0, timeout=5000)
+    assert scene.name in w.windowTitle()
+    assert len(w.panel.groups) == len(scene.groups)
+    assert _lit(w.view.render()) > 0.005
+    qtbot.waitUntil(lambda: "agents" in w.status_label.text(), timeout=2000)
+    assert f"{scene.agent_count:,} agents" in w.status_label.text()
+
+
+def test_the_loop_runs_in_simulated_real_time(window, qtbot):
+    window.set_running(True)
+    start = time.perf_counter()
+    qtbot.wait(400)
+    elapsed = time.perf_counter() - start
+    steps = window.sim.step_count
+    assert steps > 0
+    assert steps <= elapsed / window.sim.dt + 16
+
+
+def test_missing_file_at_start_up_falls_back_to_the_default(tmp_path):
+    scene, error = load_start_scene(tmp_path / "nope.toml")
+    assert scene.source == bundled_scene()
+    assert "nope.toml" in error
+
+
+def test_keyboard_shortcuts_drive_the_simulation(window, qtbot):
+    canvas = window.view.canvas.native
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)  # shortcuts need the active window
+    canvas.setFocus()
+    qtbot.keyClick(canvas, Qt.Key.Key_Space)
+    assert window.running
+    qtbot.keyClick(canvas, Qt.Key.Key_Period)
+    assert not window.running
+    count = window.sim.step_count
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    assert window.sim.step_count == count + 1
+    qtbot.keyClick(canvas, Qt.Key.Key_BracketRight)
+    assert window.speed == 2.0
+    qtbot.keyClick(canvas, Qt.Key.Key_BracketLeft)
+    qtbot.keyClick(canvas, Qt.Key.Key_BracketLeft)
+    assert window.speed == 0.5
+    qtbot.keyClick(canvas, Qt.Key.Key_R)
+    assert window.sim.step_count == 0
+    for action in (window.play_action, window.step_action, window.screenshot_action):
+        assert "(" in action.toolTip() and ")" in action.toolTip()
+
+
+def test_an_invalid_scene_shows_the_error_and_keeps_the_current_one(
+    window, dialogs, qtbot, tmp_path
+):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n", encoding="utf-8")
+    sim = window.sim
+    assert not window.open_scene(bad)
+    assert len(dialogs) == 1 and "radious" in dialogs[0][1] and "bad.toml" in dialogs[0][1]
+    assert window.sim is sim and window.scene.name == "Small"
+    window.set_running(True)
+    qtbot.waitUntil(lambda: sim.step_count > 5, timeout=3000)
+
+
+def test_reload_keeps_the_camera_and_auto_reload_reports_errors_in_the_status_bar(
+    window, dialogs, qtbot, small_scene_file
+):
+    window.view.set_camera_angles(100.0, 15.0)
+    matrix = np.array(window.view.rig.camera.transform.matrix)
+    small_scene_file.write_text(
+        small_scene_file.read_text().replace("count = 40", "count = 25"), encoding="utf-8"
+    )
+    qtbot.waitUntil(lambda: window.sim.count == 45, timeout=5000)  # the file watcher
+    np.testing.assert_allclose(window.view.rig.camera.transform.matrix, matrix)
+    sim = window.sim
+    small_scene_file.write_text("[[groups]]\ncount = 'many'\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: "count" in window.statusBar().currentMessage(), timeout=5000)
+    assert window.sim is sim and not dialogs
+    assert not window.reload_scene(dialog=True)
+    assert dialogs and "count" in dialogs[0][1]
+
+
+def test_save_as_then_open_gives_the_same_parameters(window, tmp_path):
+    window.panel.groups[0].controls["radius"].slider.setValue(700)
+    window.panel.groups[1].controls["max_force"].spin.setValue(123.5)
+    window.panel.trails_box.setChecked(False)
+    live = window.sim.groups
+    path = tmp_path / "saved.toml"
+    assert window.save_scene_as(path)
+    saved = load_scene(path)
+    assert saved.groups == live
+    assert saved.groups[1].max_force == 123.5
+    assert saved.view.show_trails is False
+    assert window.scene.source == path and "saved.toml" in window.windowTitle()
+    assert window.open_scene(path)
+    assert window.sim.groups == live
+    assert path.resolve() in window.recent.paths()
+
+
+def test_sliders_change_the_engine_at_once(window):
+    controls = window.panel.groups[0].controls
+    assert set(controls) == {"distance", "radius", "jitter", "max_speed", "max_force"}
+    assert set(window.panel.groups[1].controls) == {"interval", "max_speed", "max_force"}
+    controls["radius"].slider.setValue(500)
+    assert window.sim.groups[0].wander.radius == pytest.approx(controls["radius"].value())
+    assert window.sim.groups[0].wander.radius != 6.0
+    controls["max_speed"].spin.setValue(12.0)
+    assert window.sim.groups[0].max_speed == 12.0
+    window.reset_simulation()  # back to the scene's parameters, sliders included
+    assert window.sim.groups[0].wander.radius == 6.0
+    assert controls["radius"].value() == pytest.approx(6.0)
+
+
+def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot):
+    window.sim.step(10)
+    window.view.update()
+    xy, in_front = window.view.project(window.sim.positions)
+    w, h = window.view.canvas.size
+    inside = (
+        in_front & (xy[:, 0] > 10) & (xy[:, 0] < w - 10) & (xy[:, 1] > 10) & (xy[:, 1] < h - 10)
+    )
+    d = np.linalg.norm(xy[:, None] - xy[None], axis=-1) + np.eye(len(xy)) * 1e9
+    agent = int(np.flatnonzero(inside & (d.min(axis=1) > 8))[0])
+    pos = QPoint(round(xy[agent, 0]), round(xy[agent, 1]))
+    qtbot.mouseClick(window.view.canvas.native, Qt.MouseButton.LeftButton, pos=pos)
+    assert window.view.selected == agent
+    window.panel.debug_box.setChecked(True)
+    assert window.view.debug.lines.visible
+    window.follow_action.trigger()
+    assert window.view.following == agent
+    window.deselect_action.trigger()
+    assert window.view.selected is None and window.view.following is None
+    assert not window.view.debug.lines.visible
+
+
+def test_screenshots_are_written(window, tmp_path, qtbot):
+    window.sim.step(10)
+    window.view.update()
+    window.screenshot_action.trigger()
+    shots = list((tmp_path / "shots").glob("wander3d-small-*.png"))
+    assert len(shots) == 1 and shots[0].read_bytes()[:4] == b"\x89PNG"
+    from vispy.io import read_png
+
+    image = read_png(str(shots[0]))
+    assert image.shape[:2] == (
+        window.view.canvas.physical_size[1],
+        window.view.canvas.physical_size[0],
+    )
+    assert _lit(image) > 0.003
+    assert window.save_screenshot() != shots[0]  # a second one gets its own name
+
+
+def test_group_and_display_toggles(window):
+    window.panel.groups[1].visible_box.setChecked(False)
+    assert not window.view.group_visible(1)
+    window.panel.enclosure_box.setChecked(False)
+    assert not window.view.enclosure_visible
+    window.set_camera_mode("fly")
+    assert window.view.camera_mode == "fly" and window.camera_combo.currentText() == "Fly"
+    window.reset_camera()
+    assert window.view.camera_mode == "turntable"
+
+
+def test_dropping_a_scene_file_opens_it(window, tmp_path):
+    path = tmp_path / "dropped.toml"
+    path.write_text("[scene]\nname = 'Dropped'\n[[groups]]\ncount = 7\n", encoding="utf-8")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.scene.name == "Dropped" and window.sim.count == 7
+
+
+def test_settings_persist_recent_files_and_geometry(make_window, small_scene, settings, tmp_path):
+    window = make_window(small_scene)
+    other = tmp_path / "other.toml"
+    other.write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
+    assert window.open_scene(other)
+    window.close()
+    assert settings.value("geometry") is not None
+    assert Path(settings.value("last_dir")) == tmp_path.resolve()
+    again = make_window(small_scene)
+    assert again.recent.paths()[0] == other.resolve()
+    assert again.recent_menu.actions()[0].toolTip() == str(other.resolve())
+
+
+def test_uncaught_errors_become_a_dialog_and_pause(window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()))
+    window.set_running(True)
+    previous = install_excepthook(window, lambda: window.set_running(False))
+    try:
+        sys.excepthook(ValueError, ValueError("boom"), None)
+    finally:
+        sys.excepthook = previous
+    assert not window.running
+    assert shown and "boom" in shown[0]

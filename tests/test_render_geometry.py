@@ -1,0 +1,157 @@
+"""Geometry and bookkeeping of the render layer that need no OpenGL."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wander3d.engine import Simulation
+from wander3d.render.agents import CONE_ASPECT, cone_mesh
+from wander3d.render.camera import _axis_angle, fit_distance
+from wander3d.render.debug import CIRCLE_SEGMENTS, debug_geometry
+from wander3d.render.enclosure import enclosure_lines, nice_step
+from wander3d.render.trails import GroupTrail, _slot_runs
+
+
+def test_cone_mesh_is_a_closed_cone_along_x():
+    verts, norms, faces = cone_mesh(8)
+    assert verts.shape == norms.shape == (18, 3)
+    assert faces.shape == (48,) and faces.max() < len(verts)
+    np.testing.assert_allclose(np.linalg.norm(norms, axis=1), 1.0, atol=1e-6)
+    assert verts[:, 0].min() == pytest.approx(-0.4) and verts[:, 0].max() == pytest.approx(0.6)
+    radial = np.hypot(verts[:, 1], verts[:, 2])
+    assert radial.max() == pytest.approx(CONE_ASPECT)
+    # Every triangle faces outwards: its winding normal agrees with the vertex normals.
+    tri = verts[faces.reshape(-1, 3)]
+    winding = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    mean_normal = norms[faces.reshape(-1, 3)].mean(axis=1)
+    assert np.all(np.einsum("ij,ij->i", winding, mean_normal) > 0)
+
+
+@pytest.mark.parametrize(
+    ("extent", "step"), [(200, 20), (120, 20), (90, 10), (400, 50), (33, 5), (1, 0.1)]
+)
+def test_nice_step(extent, step):
+    assert nice_step(extent) == pytest.approx(step)
+
+
+def test_enclosure_lines_box_grid_and_axes():
+    low, high = np.array([-100.0, -60, -100]), np.array([100.0, 60, 100])
+    pos, colors = enclosure_lines(low, high)
+    assert len(pos) % 2 == 0 and colors.shape == (len(pos), 4)
+    assert np.all(pos >= low - 1e-4) and np.all(pos <= high + 1e-4)
+    segs = pos.reshape(-1, 2, 3)
+    lengths = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
+    # 12 box edges: 4 of each extent.
+    for extent in (200.0, 120.0, 200.0):
+        assert np.sum(np.isclose(lengths[:12], extent)) >= 4
+    # The grid lies on the floor, inside the box: 9 interior lines each way at 20 units.
+    floor = np.all(np.isclose(segs[12:-3, :, 1], -60.0), axis=1)
+    assert floor.all() and len(floor) == 18
+    # Axis triad at the low corner.
+    np.testing.assert_allclose(segs[-3:, 0], np.tile(low, (3, 1)))
+
+
+def test_debug_geometry_sphere_and_arrows(small_scene):
+    sim = Simulation(small_scene)
+    sim.step(5)
+    agent = 3  # a sphere-method agent
+    pos, colors, targets = debug_geometry(sim, np.array([agent]))
+    assert len(pos) == len(colors) and len(pos) % 2 == 0
+    np.testing.assert_allclose(targets[0], sim.wander_points[agent], rtol=1e-5, atol=1e-4)
+    sphere = pos[: 3 * CIRCLE_SEGMENTS * 2]
+    distances = np.linalg.norm(sphere - sim.wander_centers[agent], axis=1)
+    np.testing.assert_allclose(distances, sim.wander_radii[agent], rtol=1e-4)
+    # The velocity arrow starts at the agent and points along its velocity.
+    shafts = pos.reshape(-1, 2, 3)
+    from_agent = np.all(np.isclose(shafts[:, 0], sim.positions[agent], atol=1e-3), axis=1)
+    directions = shafts[from_agent, 1] - shafts[from_agent, 0]
+    cos = (
+        directions
+        @ sim.velocities[agent]
+        / (np.linalg.norm(directions, axis=1) * np.linalg.norm(sim.velocities[agent]))
+    )
+    assert np.isclose(cos, 1.0, atol=1e-4).any()
+
+
+def test_debug_geometry_seek_has_no_sphere_and_empty_selection(small_scene):
+    sim = Simulation(small_scene)
+    seek_agent = sim.group_slices[1].start
+    pos, _, _ = debug_geometry(sim, np.array([seek_agent]))
+    assert len(pos) == 2 + 2 * 10  # the line to the target, two arrows of five segments
+    pos, colors, targets = debug_geometry(sim, np.array([], dtype=int))
+    assert pos.shape == (0, 3) and colors.shape == (0, 4) and targets.shape == (0, 3)
+
+
+@pytest.mark.parametrize(
+    ("first", "count", "capacity", "runs"),
+    [(0, 0, 8, []), (3, 2, 8, [(3, 2)]), (6, 4, 8, [(6, 2), (0, 2)]), (16, 8, 8, [(0, 8)])],
+)
+def test_slot_runs(first, count, capacity, runs):
+    assert _slot_runs(first, count, capacity) == runs
+
+
+class RingMirror:
+    """Stands in for a Trail node: keeps the rows a GPU ring would hold."""
+
+    def __init__(self, n_agents: int, capacity: int) -> None:
+        self.points = np.zeros((capacity, n_agents, 3), np.float32)
+        self.broken = np.zeros((capacity, n_agents), bool)
+        self.head = self.size = 0
+
+    def write(self, first_slot, points, broken):
+        self.points[first_slot : first_slot + len(points)] = points
+        self.broken[first_slot : first_slot + len(points)] = broken
+        return points.nbytes
+
+    def set_ring_state(self, head, size):
+        self.head, self.size = head, size
+
+
+@pytest.mark.parametrize("every", [1, 3])
+def test_group_trail_mirrors_the_engine_ring(small_scene, every):
+    """Whatever the pattern of steps between frames (resets and long jumps included), the
+    mirror holds exactly the engine's filled slots, and a frame uploads only new samples."""
+    import dataclasses
+
+    group = dataclasses.replace(small_scene.groups[0], trail_every=every)
+    sim = Simulation(small_scene.replace(groups=(group, *small_scene.groups[1:])))
+    buffer = sim.trail_buffers[0]
+    mirror = RingMirror(group.count, buffer.capacity)
+    trail = GroupTrail(buffer, mirror)
+    trail.sync()
+    rng = np.random.default_rng(1)
+    for frame in range(60):
+        reset = frame == 30
+        if reset:
+            sim.reset()
+        steps = int(rng.choice([0, 1, 2, 5, 3 * buffer.capacity * every]))
+        before = buffer.samples_written
+        sim.step(steps)
+        sent = trail.sync()
+        new = buffer.samples_written - before
+        if not reset and new <= buffer.capacity:
+            assert sent == new * group.count * 12  # the stand-in counts xyz only
+        assert (mirror.head, mirror.size) == (buffer.head, buffer.size)
+        filled = buffer.ordered_slots()
+        np.testing.assert_array_equal(
+            mirror.points[filled], buffer.points[:, filled].swapaxes(0, 1)
+        )
+        np.testing.assert_array_equal(mirror.broken[filled], buffer.breaks[:, filled].T)
+
+
+def test_fit_distance_backs_off_for_narrow_views():
+    low, high = np.array([-100.0, -60, -100]), np.array([100.0, 60, 100])
+    wide = fit_distance(low, high, fov=45.0, aspect=1.6, azimuth=30.0, elevation=25.0)
+    narrow = fit_distance(low, high, fov=45.0, aspect=0.5, azimuth=30.0, elevation=25.0)
+    assert narrow > wide > 0
+    assert fit_distance(low, high, 20.0, 1.6, 30.0, 25.0) > wide
+
+
+def test_axis_angle_round_trip():
+    from vispy.util import transforms
+
+    for degrees, axis in [(30.0, (0, 1, 0)), (170.0, (1, 2, 3)), (0.0, (1, 0, 0))]:
+        rotation = transforms.rotate(degrees, axis)
+        got_degrees, got_axis = _axis_angle(rotation)
+        np.testing.assert_allclose(transforms.rotate(got_degrees, got_axis), rotation, atol=1e-6)

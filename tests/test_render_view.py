@@ -1,0 +1,203 @@
+"""SimulationView with real OpenGL (PyQt6 on the test's virtual display, Mesa llvmpipe)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from wander3d.engine import Simulation
+from wander3d.render import SimulationView
+
+
+def _content(image: np.ndarray, background: str) -> float:
+    """Fraction of pixels that differ clearly from the background colour."""
+    bg = np.array([int(background[i : i + 2], 16) for i in (1, 3, 5)])
+    return float(np.mean(np.abs(image[..., :3].astype(int) - bg).sum(axis=-1) > 30))
+
+
+def test_renders_agents_trails_and_box(gl_view):
+    sim = gl_view.sim
+    for _ in range(20):
+        sim.step(2)
+        gl_view.update()
+    image = gl_view.render()
+    assert image.shape == (360, 480, 4) and image.dtype == np.uint8
+    assert _content(image, gl_view.scene.view.background) > 0.01
+    # Hiding everything leaves the background only.
+    gl_view.set_enclosure_visible(False)
+    gl_view.set_group_visible(0, False)
+    gl_view.set_group_visible(1, False)
+    assert _content(gl_view.render(), gl_view.scene.view.background) == 0.0
+
+
+def test_stepping_moves_agents_and_changes_the_image(gl_view):
+    before_pos = gl_view.sim.positions.copy()
+    before = gl_view.render()
+    gl_view.sim.step(30)
+    gl_view.update()
+    assert not np.allclose(before_pos, gl_view.sim.positions)
+    assert np.abs(gl_view.render().astype(int) - before).mean() > 0.1
+
+
+def test_rotating_the_camera_changes_the_image(gl_view):
+    before = gl_view.render()
+    gl_view.set_camera_angles(azimuth=120.0, elevation=10.0)
+    after = gl_view.render()
+    assert np.abs(after.astype(int) - before).mean() > 0.5
+    gl_view.reset_camera()
+    np.testing.assert_array_equal(gl_view.render(), before)
+
+
+@pytest.mark.parametrize("mode", ["arcball", "fly", "turntable"])
+def test_camera_modes_switch_without_moving_the_view(gl_view, mode):
+    start = np.array(gl_view.rig.camera.transform.matrix)
+    gl_view.set_camera_angles(70.0, 40.0)
+    rotated = np.array(gl_view.rig.camera.transform.matrix)
+    assert not np.allclose(start, rotated)
+    gl_view.set_camera_mode(mode)
+    assert gl_view.camera_mode == mode
+    np.testing.assert_allclose(gl_view.rig.camera.transform.matrix, rotated, atol=1e-6)
+    gl_view.set_camera_mode("turntable")
+    np.testing.assert_allclose(gl_view.rig.camera.transform.matrix, rotated, atol=1e-6)
+
+
+def test_an_unset_distance_frames_the_box(gl_view):
+    """The small scene leaves camera.distance out: the box fills the view with a margin."""
+    low, high = gl_view.sim.bounds
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    xy, in_front = gl_view.project(low + corners * (high - low))
+    assert in_front.all()
+    margin = np.minimum(xy / (480, 360), 1 - xy / (480, 360))  # fraction of the canvas
+    assert margin.min() > 0.02 and margin.min() < 0.1
+
+
+def test_pick_finds_the_agent_at_its_projected_position(gl_view):
+    gl_view.sim.step(10)
+    gl_view.update()
+    xy, in_front = gl_view.project(gl_view.sim.positions)
+    inside = in_front & (xy[:, 0] > 0) & (xy[:, 0] < 480) & (xy[:, 1] > 0) & (xy[:, 1] < 360)
+    # An agent with no other agent drawn close by, so the pick is unambiguous.
+    d = np.linalg.norm(xy[:, None] - xy[None], axis=-1) + np.eye(len(xy)) * 1e9
+    agent = int(np.flatnonzero(inside & (d.min(axis=1) > 8))[0])
+    assert gl_view.pick(*xy[agent]) == agent
+    assert gl_view.pick(-500.0, -500.0) is None
+    gl_view.set_group_visible(int(gl_view.sim.group_index[agent]), False)
+    assert gl_view.pick(*xy[agent]) != agent
+
+
+def test_debug_overlay_for_the_selected_agent(gl_view):
+    gl_view.sim.step(5)
+    gl_view.update()
+    plain = gl_view.render()
+    gl_view.select(3)
+    assert gl_view.debug.highlight.visible and not gl_view.debug.lines.visible
+    gl_view.set_debug_visible(True)
+    assert gl_view.debug.lines.visible
+    overlay = gl_view.render()
+    assert np.abs(overlay.astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
+    gl_view.select(None)
+    assert not gl_view.debug.lines.visible and not gl_view.debug.highlight.visible
+    # "Every agent of small groups": both groups here are small.
+    gl_view.set_debug_all(True)
+    np.testing.assert_array_equal(gl_view._overlay_agents(), np.arange(gl_view.sim.count))
+
+
+def test_follow_keeps_the_agent_at_the_centre(gl_view):
+    gl_view.select(7)
+    gl_view.follow(7)
+    gl_view.sim.step(20)
+    gl_view.update()
+    np.testing.assert_allclose(gl_view.rig.center, gl_view.sim.positions[7])
+    xy, _ = gl_view.project(gl_view.sim.positions[7:8])
+    np.testing.assert_allclose(xy[0], (240, 180), atol=1.0)
+
+
+def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_scene):
+    """Per frame the GPU receives the new samples only: 16 bytes per agent per sample."""
+    uploads = {}
+    for length in (8, 256):
+        groups = tuple(
+            dataclasses.replace(g, trail_length=length, trail_every=1) for g in small_scene.groups
+        )
+        scene = small_scene.replace(groups=groups)
+        sim = Simulation(scene)
+        view = SimulationView(scene, sim, size=(160, 120), app="pyqt6")
+        sim.step(2 * length)  # fill (and wrap) the rings
+        view.update()
+        per_frame = []
+        for steps in (1, 1, 2):
+            sim.step(steps)
+            view.update()
+            per_frame.append(view.last_trail_upload_bytes)
+        view.close()
+        uploads[length] = per_frame
+    n = small_scene.agent_count
+    assert uploads[8] == uploads[256] == [16 * n, 16 * n, 32 * n]
+
+
+def test_a_reset_between_frames_uploads_the_restarted_trails_whole(qtbot, small_scene):
+    """Even when the run after a reset has more samples than before it, no frame between."""
+    sim = Simulation(small_scene)
+    view = SimulationView(small_scene, sim, size=(160, 120), app="pyqt6")
+    sim.step(3)
+    view.update()
+    sim.reset()
+    sim.step(10)  # more samples than were mirrored, all of them new
+    view.update()
+    filled = sum(b.size * b.points.shape[0] for b in sim.trail_buffers)
+    assert view.last_trail_upload_bytes == 16 * filled
+    view.close()
+
+
+def test_large_scenes_draw_agents_as_dots(qtbot, small_scene, monkeypatch):
+    import wander3d.render.view as view_module
+
+    monkeypatch.setattr(view_module, "POINTS_THRESHOLD", 10)
+    view = SimulationView(small_scene, Simulation(small_scene), size=(200, 150), app="pyqt6")
+    view.canvas.native.show()
+    qtbot.waitExposed(view.canvas.native)
+    assert view.agents.dots
+    assert _content(view.render(), small_scene.view.background) > 0.005
+    view.close()
+
+
+def test_supersampled_render_and_screenshot(gl_view, tmp_path):
+    image = gl_view.render(size=(200, 100), supersample=2)
+    assert image.shape == (100, 200, 4)
+    written = gl_view.screenshot(tmp_path / "shot.png")
+    assert (tmp_path / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert written.shape == (360, 480, 4)
+    assert _content(written, gl_view.scene.view.background) > 0.01
+
+
+def test_headless_render_with_egl(small_scene_file, tmp_path):
+    """The offscreen path the `render` command uses: vispy's EGL backend, no display at all."""
+    script = textwrap.dedent(
+        f"""
+        import numpy as np
+        from wander3d.scene import load_scene
+        from wander3d.engine import Simulation
+        from wander3d.render import render_frame
+        scene = load_scene({str(small_scene_file)!r})
+        sim = Simulation(scene)
+        sim.step(20)
+        image = render_frame(scene, sim, size=(160, 120))
+        print(image.shape, int((image[..., :3].max(axis=-1) > 100).sum()))
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    if result.returncode != 0 and "EGL" in result.stderr and "wander3d" not in result.stderr:
+        pytest.skip(f"no EGL here: {result.stderr.strip().splitlines()[-1]}")
+    assert result.returncode == 0, result.stderr
+    shape, lit = result.stdout.split(")")
+    assert shape == "(120, 160, 4"
+    assert int(lit) > 20

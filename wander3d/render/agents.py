@@ -1,0 +1,243 @@
+"""Agents: one visual per group, lit cones along the velocity, or round dots for huge scenes.
+
+Each group's visual holds its agents' positions and velocities in two GPU vertex buffers that
+are rewritten whole every frame (24 bytes per agent). Cones are instanced: the cone mesh is
+uploaded once and the vertex shader places, orients and lights one copy per agent, so the CPU
+never builds per-agent geometry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from vispy import gloo
+from vispy.scene.visuals import create_visual_node
+from vispy.visuals import Visual
+
+#: Above this many agents in a scene every group is drawn as dots, so the frame rate holds.
+POINTS_THRESHOLD = 20_000
+#: Cone length as a fraction of the enclosure's largest extent.
+CONE_LENGTH_FRACTION = 0.03
+#: Cone radius as a fraction of its length.
+CONE_ASPECT = 0.32
+#: Dot diameter in logical pixels.
+DOT_SIZE = 3.0
+#: World-space direction towards the key light: above, slightly in front of the default view.
+LIGHT_DIRECTION = np.array([0.35, 1.0, 0.55]) / np.linalg.norm([0.35, 1.0, 0.55])
+
+# A shared helper for both shaders: an orthonormal frame from a direction. The helper axis is
+# world up unless the direction is nearly vertical, so the frame never degenerates.
+_FRAME_GLSL = """
+void agent_frame(vec3 d, out vec3 f, out vec3 s, out vec3 u) {
+    float len = length(d);
+    f = len > 1e-6 ? d / len : vec3(1.0, 0.0, 0.0);
+    vec3 helper = abs(f.y) < 0.95 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
+    s = normalize(cross(f, helper));
+    u = cross(s, f);
+}
+"""
+
+_CONE_VERT = (
+    _FRAME_GLSL
+    + """
+attribute vec3 a_local;     // cone mesh vertex: x along the heading, length 1
+attribute vec3 a_normal;    // cone mesh normal in the same frame
+attribute vec3 a_position;  // per agent (instanced): world position
+attribute vec3 a_velocity;  // per agent (instanced): world velocity
+uniform float u_size;       // cone length in world units
+uniform vec3 u_color;
+uniform vec3 u_light;       // unit vector towards the light, world space
+varying vec3 v_color;
+
+void main() {
+    vec3 f, s, u;
+    agent_frame(a_velocity, f, s, u);
+    vec3 world = a_position + u_size * (a_local.x * f + a_local.y * s + a_local.z * u);
+    vec3 n = a_normal.x * f + a_normal.y * s + a_normal.z * u;
+    // Key light plus a dim fill from below, so the unlit side still reads as a shape.
+    float key = max(dot(n, u_light), 0.0);
+    float fill = max(-n.y, 0.0) * 0.25;
+    v_color = u_color * (0.30 + 0.80 * key + fill);
+    gl_Position = $transform(vec4(world, 1.0));
+}
+"""
+)
+
+_CONE_FRAG = """
+varying vec3 v_color;
+void main() {
+    gl_FragColor = vec4(v_color, 1.0);
+}
+"""
+
+_DOT_VERT = """
+attribute vec3 a_position;
+uniform float u_point_size;  // physical pixels
+void main() {
+    gl_Position = $transform(vec4(a_position, 1.0));
+    gl_PointSize = u_point_size;
+}
+"""
+
+_DOT_FRAG = """
+uniform vec3 u_color;
+void main() {
+    vec2 c = gl_PointCoord * 2.0 - 1.0;
+    float r2 = dot(c, c);
+    if (r2 > 1.0) discard;
+    // Shade the disc like a lit sphere so dense swarms keep some depth.
+    gl_FragColor = vec4(u_color * (0.55 + 0.45 * sqrt(1.0 - r2)), 1.0);
+}
+"""
+
+
+def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A unit-length cone along +x: (vertices, normals, triangle indices).
+
+    vertices, normals: (2 * segments + 2, 3) float32: the side ring, the tip, the base ring
+    (again, with the base's normal) and the base centre. indices: (segments * 6,) uint32.
+    The cone spans x in [-0.4, 0.6] so the agent's position sits near its centroid; its base
+    radius is CONE_ASPECT. Side normals are smooth, so few segments still look round.
+    """
+    r = CONE_ASPECT
+    back, tip = -0.4, 0.6
+    theta = np.arange(segments) * (2 * np.pi / segments)
+    ring = np.stack([np.full_like(theta, back), r * np.cos(theta), r * np.sin(theta)], axis=1)
+    # The side's normal leans forward by the cone's half-angle: (r / length, cos, sin).
+    side = np.stack([np.full_like(theta, r / (tip - back)), np.cos(theta), np.sin(theta)], 1)
+    side /= np.linalg.norm(side, axis=1, keepdims=True)
+    verts = np.concatenate([ring, [[tip, 0, 0]], ring, [[back, 0, 0]]])
+    norms = np.concatenate([side, [[1, 0, 0]], np.tile([[-1, 0, 0]], (segments + 1, 1))])
+    i = np.arange(segments)
+    j = (i + 1) % segments
+    tip_index, base = segments, segments + 1
+    center = 2 * segments + 1
+    faces = np.concatenate(
+        [
+            np.stack([i, j, np.full_like(i, tip_index)], 1),
+            np.stack([base + j, base + i, np.full_like(i, center)], 1),
+        ]
+    )
+    return (
+        verts.astype(np.float32),
+        norms.astype(np.float32),
+        faces.reshape(-1).astype(np.uint32),
+    )
+
+
+class ConesVisual(Visual):
+    """All agents of one group as instanced, lit cones pointing along their velocities."""
+
+    def __init__(self, color: tuple[float, float, float], size: float) -> None:
+        Visual.__init__(self, vcode=_CONE_VERT, fcode=_CONE_FRAG)
+        verts, norms, faces = cone_mesh()
+        self.shared_program["a_local"] = gloo.VertexBuffer(verts)
+        self.shared_program["a_normal"] = gloo.VertexBuffer(norms)
+        self._index_buffer = gloo.IndexBuffer(faces)
+        self._positions = gloo.VertexBuffer(np.zeros((1, 3), np.float32), divisor=1)
+        self._velocities = gloo.VertexBuffer(np.zeros((1, 3), np.float32), divisor=1)
+        self.shared_program["a_position"] = self._positions
+        self.shared_program["a_velocity"] = self._velocities
+        self.shared_program["u_size"] = float(size)
+        self.shared_program["u_color"] = tuple(color)
+        self.shared_program["u_light"] = tuple(LIGHT_DIRECTION)
+        self._draw_mode = "triangles"
+        self.set_gl_state("opaque", depth_test=True, cull_face=False)
+        self._count = 0
+        self.freeze()
+
+    def set_data(self, positions: np.ndarray, velocities: np.ndarray) -> int:
+        """Upload (n, 3) positions (units) and velocities (units/s); returns bytes uploaded."""
+        p = np.ascontiguousarray(positions, dtype=np.float32)
+        v = np.ascontiguousarray(velocities, dtype=np.float32)
+        self._positions.set_data(p)
+        self._velocities.set_data(v)
+        self._count = len(p)
+        self.update()
+        return p.nbytes + v.nbytes
+
+    def _prepare_transforms(self, view) -> None:
+        view.view_program.vert["transform"] = view.get_transform()
+
+    def _prepare_draw(self, view) -> bool:
+        return self._count > 0
+
+    def _compute_bounds(self, axis, view):
+        return None
+
+
+class DotsVisual(Visual):
+    """All agents of one group as shaded round dots (for scenes above POINTS_THRESHOLD)."""
+
+    def __init__(self, color: tuple[float, float, float], size: float) -> None:
+        Visual.__init__(self, vcode=_DOT_VERT, fcode=_DOT_FRAG)
+        self._positions = gloo.VertexBuffer(np.zeros((1, 3), np.float32))
+        self.shared_program["a_position"] = self._positions
+        self.shared_program["u_color"] = tuple(color)
+        self._size = float(size)
+        self._draw_mode = "points"
+        self.set_gl_state("opaque", depth_test=True, cull_face=False)
+        self._count = 0
+        self.freeze()
+
+    def set_data(self, positions: np.ndarray, velocities: np.ndarray) -> int:
+        """Upload (n, 3) positions (units); velocities are not drawn. Returns bytes uploaded."""
+        p = np.ascontiguousarray(positions, dtype=np.float32)
+        self._positions.set_data(p)
+        self._count = len(p)
+        self.update()
+        return p.nbytes
+
+    def _prepare_transforms(self, view) -> None:
+        view.view_program.vert["transform"] = view.get_transform()
+
+    def _prepare_draw(self, view) -> bool:
+        # Dots keep their size in logical pixels on high-DPI screens.
+        scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
+        self.shared_program["u_point_size"] = self._size * scale
+        return self._count > 0
+
+    def _compute_bounds(self, axis, view):
+        return None
+
+
+Cones = create_visual_node(ConesVisual)
+Dots = create_visual_node(DotsVisual)
+
+
+class AgentsLayer:
+    """Every group's agents: one Cones (or Dots) node per group, under `parent`.
+
+    colors: per group (r, g, b) in 0..1; size: cone length in world units.
+    """
+
+    def __init__(
+        self,
+        parent,
+        slices: tuple[slice, ...],
+        colors: list[tuple[float, float, float]],
+        size: float,
+        dots: bool,
+    ) -> None:
+        node_type = Dots if dots else Cones
+        self.dots = dots
+        self.slices = slices
+        self.nodes = [
+            node_type(color, DOT_SIZE if dots else size, parent=parent) for color in colors
+        ]
+        for node in self.nodes:
+            node.order = 1
+
+    def update(self, positions: np.ndarray, velocities: np.ndarray) -> int:
+        """Push the visible groups' rows of (N, 3) arrays to the GPU; returns bytes uploaded."""
+        sent = 0
+        for node, sl in zip(self.nodes, self.slices, strict=True):
+            if node.visible:
+                sent += node.set_data(positions[sl], velocities[sl])
+        return sent
+
+    def set_group_visible(self, group: int, visible: bool) -> None:
+        self.nodes[group].visible = visible
+
+    def remove(self) -> None:
+        for node in self.nodes:
+            node.parent = None

@@ -1,0 +1,223 @@
+"""Cameras: turntable (default), arcball and fly, all with +y up, switchable without a jump.
+
+vispy's three cameras describe their orientation differently (angles, an arcball quaternion
+with swizzled axes, a fly quaternion). `CameraRig` converts through the one thing they share,
+the camera-to-scene matrix, so switching mode keeps the view where it was.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from vispy.scene.cameras import ArcballCamera, FlyCamera, TurntableCamera
+from vispy.util import transforms
+from vispy.util.quaternion import Quaternion
+
+CAMERA_MODES = ("turntable", "arcball", "fly")
+#: Extra room around the box when the scene does not set a distance (1.1: 10%).
+FIT_MARGIN = 1.1
+
+
+@dataclass(frozen=True)
+class CameraHome:
+    """The start view (a scene's [camera] table, resolved against its box).
+
+    mode: one of CAMERA_MODES; azimuth, elevation, fov: degrees; distance: units from `center`
+    ((3,) units), already resolved when the scene leaves it unset.
+    """
+
+    mode: str
+    azimuth: float
+    elevation: float
+    distance: float
+    fov: float
+    center: tuple[float, float, float]
+
+
+def fit_distance(
+    low: np.ndarray,
+    high: np.ndarray,
+    fov: float,
+    aspect: float,
+    azimuth: float,
+    elevation: float,
+) -> float:
+    """Distance from the box's centre at which the whole box just fits the view.
+
+    low, high: (3,) box corners (units); fov: vertical field of view (degrees); aspect: width
+    / height of the canvas; azimuth, elevation: the turntable angles (degrees) it is seen from.
+    Each corner must lie inside the view frustum, shrunk by FIT_MARGIN.
+    """
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    az, el = math.radians(azimuth), math.radians(elevation)
+    # vispy's turntable with +y up looks from the centre's side given by this direction.
+    eye = np.array([-math.cos(el) * math.cos(az), math.sin(el), math.cos(el) * math.sin(az)])
+    forward = -eye
+    right = np.cross(forward, (0.0, 1.0, 0.0))
+    right = right / np.linalg.norm(right) if np.linalg.norm(right) > 1e-9 else np.array([1.0, 0, 0])
+    up = np.cross(right, forward)
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    rel = low + corners * (high - low) - (low + high) / 2
+    tan_v = math.tan(math.radians(fov) / 2) / FIT_MARGIN
+    tan_h = tan_v * aspect
+    # A corner at depth z (along `forward`, from the centre) fits if |x| <= (d + z) tan_h.
+    z = rel @ forward
+    need = np.maximum(np.abs(rel @ right) / tan_h, np.abs(rel @ up) / tan_v) - z
+    return float(need.max())
+
+
+def home_from_scene(camera, low: np.ndarray, high: np.ndarray, aspect: float) -> CameraHome:
+    """A CameraHome from a scene's CameraParams (mode, azimuth, elevation, distance, fov)."""
+    center = tuple(float(c) for c in (np.asarray(low) + np.asarray(high)) / 2)
+    distance = camera.distance
+    if distance is None:
+        distance = fit_distance(low, high, camera.fov, aspect, camera.azimuth, camera.elevation)
+    return CameraHome(
+        mode=camera.mode,
+        azimuth=float(camera.azimuth),
+        elevation=float(camera.elevation),
+        distance=float(distance),
+        fov=float(camera.fov),
+        center=center,
+    )
+
+
+def _axis_angle(rotation: np.ndarray) -> tuple[float, np.ndarray]:
+    """(degrees, unit axis) with transforms.rotate(degrees, axis) == rotation (4x4, vispy's
+    row-vector convention)."""
+    r = rotation[:3, :3].T  # column-vector convention
+    angle = math.acos(max(-1.0, min(1.0, (np.trace(r) - 1.0) / 2.0)))
+    if angle < 1e-9:
+        return 0.0, np.array([1.0, 0.0, 0.0])
+    # The axis is the rotation's fixed direction: the eigenvector of eigenvalue 1.
+    values, vectors = np.linalg.eig(r)
+    axis = np.real(vectors[:, np.argmin(np.abs(values - 1.0))])
+    axis /= np.linalg.norm(axis)
+    degrees = math.degrees(angle)
+    # The eigenvector's sign is arbitrary; keep the one that reproduces the rotation.
+    if not np.allclose(transforms.rotate(degrees, axis)[:3, :3], rotation[:3, :3], atol=1e-5):
+        axis = -axis
+    return degrees, axis
+
+
+class CameraRig:
+    """The view's camera: creates, resets and switches vispy cameras on `viewbox`."""
+
+    def __init__(self, viewbox, home: CameraHome, scale: float) -> None:
+        """scale: a length typical of the scene (units); sets pan and fly speeds."""
+        self.viewbox = viewbox
+        self.home = home
+        self.scale = scale
+        self._orbit_distance = home.distance
+        self.reset()
+
+    @property
+    def camera(self):
+        return self.viewbox.camera
+
+    @property
+    def mode(self) -> str:
+        cam = self.camera
+        if isinstance(cam, FlyCamera):
+            return "fly"
+        return "arcball" if isinstance(cam, ArcballCamera) else "turntable"
+
+    def reset(self) -> None:
+        """Back to the home view, in the home mode."""
+        h = self.home
+        cam = TurntableCamera(
+            fov=h.fov, azimuth=h.azimuth, elevation=h.elevation, distance=h.distance,
+            center=h.center, up="+y", scale_factor=self.scale,
+        )  # fmt: skip
+        self.viewbox.camera = cam
+        if h.mode != "turntable":
+            self.set_mode(h.mode)
+
+    def set_mode(self, mode: str) -> None:
+        """Switch to `mode` (one of CAMERA_MODES), keeping the current view."""
+        if mode not in CAMERA_MODES:
+            raise ValueError(f"camera mode must be one of {CAMERA_MODES}, not {mode!r}")
+        if mode == self.mode:
+            return
+        old = self.camera
+        target = np.array(old.transform.matrix, dtype=np.float64)
+        eye = (np.array([0.0, 0.0, 0.0, 1.0]) @ target)[:3]
+        if isinstance(old, FlyCamera):
+            # A fly camera sits at its centre; orbit the point as far ahead as it last orbited.
+            distance = self._orbit_distance
+            forward = (np.array([0.0, 0.0, -1.0, 0.0]) @ target)[:3]
+            center = eye + forward / np.linalg.norm(forward) * distance
+        else:
+            center = np.asarray(self.center, dtype=np.float64)
+            distance = float(np.linalg.norm(eye - center)) or self.home.distance
+            self._orbit_distance = distance
+        fov = old.fov
+        if mode == "turntable":
+            offset = (eye - center) / distance
+            cam = TurntableCamera(
+                fov=fov,
+                azimuth=math.degrees(math.atan2(offset[2], -offset[0])),
+                elevation=math.degrees(math.asin(max(-1.0, min(1.0, offset[1])))),
+                distance=distance, center=tuple(center), up="+y", scale_factor=self.scale,
+            )  # fmt: skip
+            self.viewbox.camera = cam
+            return
+        if mode == "arcball":
+            cam = ArcballCamera(
+                fov=fov, distance=distance, center=tuple(center), scale_factor=self.scale
+            )
+            self.viewbox.camera = cam
+            degrees, axis = self._rotation_between(cam, target, center)
+            # ArcballCamera rotates about the quaternion's axis with y and z swapped.
+            cam._quaternion = Quaternion.create_from_axis_angle(
+                math.radians(degrees), axis[0], axis[2], axis[1]
+            )
+        else:
+            cam = FlyCamera(fov=fov)
+            # Our world is +y up; vispy's auto roll would keep +z up.
+            cam.auto_roll = False
+            self.viewbox.camera = cam
+            # Attaching makes vispy's fly camera jump to a corner of the scene; undo that.
+            cam.center = tuple(eye)
+            cam.scale_factor = self.scale / 3.0
+            cam.rotation1 = Quaternion()
+            cam.rotation2 = Quaternion()
+            cam.view_changed()
+            degrees, axis = self._rotation_between(cam, target, eye)
+            # FlyCamera rotates by minus its quaternion's angle.
+            cam.rotation1 = Quaternion.create_from_axis_angle(-math.radians(degrees), *axis)
+        cam.view_changed()
+
+    @staticmethod
+    def _rotation_between(cam, target: np.ndarray, center: np.ndarray) -> tuple[float, np.ndarray]:
+        """The rotation that gives `cam` (now unrotated, around `center`) the matrix `target`.
+
+        Every vispy 3D camera's matrix is left @ rotation @ translate(center); with the rotation
+        at identity its matrix is left @ translate(center), which gives `left`.
+        """
+        right = transforms.translate(center)
+        left = np.asarray(cam.transform.matrix) @ np.linalg.inv(right)
+        rotation = np.linalg.inv(left) @ target @ np.linalg.inv(right)
+        return _axis_angle(rotation)
+
+    @property
+    def center(self) -> tuple[float, float, float]:
+        """The point the camera orbits (turntable, arcball) or sits at (fly)."""
+        return tuple(float(c) for c in self.camera.center)
+
+    def set_center(self, center: np.ndarray) -> None:
+        self.camera.center = tuple(float(c) for c in center)
+
+    def set_angles(self, azimuth: float, elevation: float) -> None:
+        """Orbit to `azimuth`, `elevation` (degrees) around the centre, in turntable mode."""
+        self.set_mode("turntable")
+        cam = self.camera
+        cam.azimuth = azimuth
+        cam.elevation = elevation
+
+    def orbit(self, degrees: float) -> None:
+        """Turn the turntable view `degrees` around the vertical axis."""
+        self.set_mode("turntable")
+        self.camera.azimuth = (self.camera.azimuth + degrees + 180.0) % 360.0 - 180.0

@@ -1,0 +1,340 @@
+"""SimulationView: a vispy SceneCanvas that shows a running Simulation. No Qt here.
+
+The view maps simulation arrays onto a handful of visuals (per group: agents and trails; once:
+the enclosure and the debug overlay) and offers plain setters for everything a user can toggle,
+so a Qt window, a test or a headless renderer drive it the same way. Call `update()` after
+stepping the simulation; it uploads what changed and schedules a redraw.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from vispy import gloo
+from vispy import scene as vscene
+from vispy.io import write_png
+
+from wander3d.engine import Simulation
+from wander3d.scene import Scene, rgb
+
+from .agents import CONE_LENGTH_FRACTION, POINTS_THRESHOLD, AgentsLayer
+from .camera import CameraHome, CameraRig, home_from_scene
+from .debug import DebugLayer
+from .enclosure import EnclosureLayer
+from .glcompat import ensure_instancing
+from .trails import TrailsLayer
+
+#: With "debug for all" on, groups of at most this many agents show the overlay on every agent.
+DEBUG_ALL_MAX = 64
+#: A click selects the nearest agent within this many logical pixels of the pointer.
+PICK_RADIUS = 12.0
+
+
+class _Canvas(vscene.SceneCanvas):
+    """A SceneCanvas whose frames always start with depth writes on.
+
+    Translucent visuals turn depth writes off and vispy leaves GL state as the last visual set
+    it; glClear honours that mask, so the next frame's depth clear would silently do nothing
+    and hide everything. This covers on-screen frames and SceneCanvas.render alike.
+    """
+
+    def _draw_scene(self, bgcolor=None) -> None:
+        self.context.set_depth_mask(True)
+        super()._draw_scene(bgcolor)
+
+
+class SimulationView:
+    """Draws `sim` (built from `scene`) on a vispy SceneCanvas.
+
+    size: canvas size in logical pixels (width, height). app: a vispy Application or backend
+    name ("pyqt6" in the desktop app, "egl" headless); None uses vispy's default. parent: a
+    native parent widget for GUI backends. samples: multisample count (0: none).
+
+    Attributes for callers: `canvas` (the SceneCanvas), `scene`, `sim`; statistics of the last
+    `update`: `last_upload_bytes`, `last_trail_upload_bytes`, `last_update_ms`; and of the last
+    on-screen draw: `last_draw_ms`.
+    """
+
+    def __init__(
+        self,
+        scene: Scene,
+        sim: Simulation,
+        *,
+        size: tuple[int, int] = (1280, 800),
+        app=None,
+        show: bool = False,
+        parent=None,
+        samples: int = 0,
+    ) -> None:
+        ensure_instancing()
+        config = {"samples": samples} if samples else None
+        self.canvas = _Canvas(
+            keys=None, size=size, show=show, app=app, parent=parent, config=config
+        )
+        # Errors in draw callbacks must reach the caller (and the app's excepthook), not be
+        # printed and swallowed by vispy.
+        self.canvas.events.ignore_callback_errors = False
+        self.viewbox = self.canvas.central_widget.add_view()
+        self.last_upload_bytes = 0
+        self.last_trail_upload_bytes = 0
+        self.last_update_ms = 0.0
+        self.last_draw_ms = 0.0
+        self._draw_started = 0.0
+        self.canvas.events.draw.connect(self._draw_start, position="first")
+        self.canvas.events.draw.connect(self._draw_end, position="last")
+        self._layers: tuple = ()
+        self._debug_visible = False
+        self._debug_all = False
+        self.rig: CameraRig | None = None
+        self.set_simulation(scene, sim)
+
+    # ------------------------------------------------------------------ content
+    def set_simulation(self, scene: Scene, sim: Simulation, keep_camera: bool = False) -> None:
+        """Show a new simulation; the scene's [view] table sets background and toggles.
+
+        keep_camera: keep the current camera (e.g. when the same file is reloaded) instead
+        of going to the scene's [camera] view.
+        """
+        for layer in self._layers:
+            layer.remove()
+        self.scene = scene
+        self.sim = sim
+        root = self.viewbox.scene
+        low, high = sim.bounds
+        colors = [rgb(g.color) for g in sim.groups]
+        extent = float(np.max(high - low))
+        self.enclosure = EnclosureLayer(root, low, high)
+        self.agents = AgentsLayer(
+            root, sim.group_slices, colors, CONE_LENGTH_FRACTION * extent,
+            dots=sim.count > POINTS_THRESHOLD,
+        )  # fmt: skip
+        self.trails = TrailsLayer(root, sim.trail_buffers, colors)
+        self.debug = DebugLayer(root)
+        self._layers = (self.enclosure, self.agents, self.trails, self.debug)
+        self.canvas.bgcolor = scene.view.background
+        self._group_visible = [True] * len(sim.groups)
+        self._trails_visible = scene.view.show_trails
+        self._enclosure_visible = scene.view.show_enclosure
+        self.trails.set_visible(self._trails_visible)
+        self.enclosure.set_visible(self._enclosure_visible)
+        self.selected: int | None = None
+        self.following: int | None = None
+        if self.rig is None:
+            self.rig = CameraRig(self.viewbox, self._home(), scale=extent)
+        else:
+            self.rig.scale = extent
+            if not keep_camera:
+                self.reset_camera()
+        self.update()
+
+    def _home(self) -> CameraHome:
+        """The scene's [camera] view, fitted to the canvas's current shape."""
+        w, h = self.canvas.size
+        low, high = self.sim.bounds
+        return home_from_scene(self.scene.camera, low, high, w / max(h, 1))
+
+    def update(self) -> None:
+        """Upload the simulation's current state and schedule a redraw."""
+        t0 = time.perf_counter()
+        sim = self.sim
+        agent_bytes = self.agents.update(sim.positions, sim.velocities)
+        self.last_trail_upload_bytes = self.trails.update()
+        self.last_upload_bytes = agent_bytes + self.last_trail_upload_bytes
+        self.debug.update(sim, self._overlay_agents(), self._shown(self.selected))
+        if self.following is not None:
+            self.rig.set_center(sim.positions[self.following])
+        self.canvas.update()
+        self.last_update_ms = (time.perf_counter() - t0) * 1e3
+
+    # ------------------------------------------------------------------ toggles
+    def group_visible(self, group: int) -> bool:
+        return self._group_visible[group]
+
+    def set_group_visible(self, group: int, visible: bool) -> None:
+        self._group_visible[group] = bool(visible)
+        self.agents.set_group_visible(group, visible)
+        self.trails.set_group_visible(group, visible)
+        self.update()
+
+    @property
+    def trails_visible(self) -> bool:
+        return self._trails_visible
+
+    def set_trails_visible(self, visible: bool) -> None:
+        self._trails_visible = bool(visible)
+        self.trails.set_visible(visible)
+        self.update()
+
+    @property
+    def enclosure_visible(self) -> bool:
+        return self._enclosure_visible
+
+    def set_enclosure_visible(self, visible: bool) -> None:
+        self._enclosure_visible = bool(visible)
+        self.enclosure.set_visible(visible)
+        self.canvas.update()
+
+    @property
+    def debug_visible(self) -> bool:
+        """Whether the debug overlay (wander sphere, target, velocity, force) is shown."""
+        return self._debug_visible
+
+    def set_debug_visible(self, visible: bool) -> None:
+        self._debug_visible = bool(visible)
+        self.update()
+
+    @property
+    def debug_all(self) -> bool:
+        """Whether the overlay covers every agent of small groups, not just the selected one."""
+        return self._debug_all
+
+    def set_debug_all(self, enabled: bool) -> None:
+        self._debug_all = bool(enabled)
+        self.update()
+
+    def _shown(self, agent: int | None) -> int | None:
+        """`agent` if its group is visible, else None."""
+        if agent is None or not self._group_visible[int(self.sim.group_index[agent])]:
+            return None
+        return agent
+
+    def _overlay_agents(self) -> np.ndarray:
+        """Indices of the agents the debug overlay covers now."""
+        if not self._debug_visible:
+            return np.zeros(0, dtype=np.int64)
+        chosen: list[np.ndarray] = []
+        if self._debug_all:
+            for g, sl in enumerate(self.sim.group_slices):
+                if self._group_visible[g] and sl.stop - sl.start <= DEBUG_ALL_MAX:
+                    chosen.append(np.arange(sl.start, sl.stop))
+        selected = self._shown(self.selected)
+        if selected is not None:
+            chosen.append(np.array([selected]))
+        if not chosen:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(chosen))
+
+    # ------------------------------------------------------------------ selection
+    def select(self, agent: int | None) -> None:
+        """Select `agent` (an index into the simulation's arrays) or clear with None."""
+        if agent is not None and not 0 <= agent < self.sim.count:
+            raise IndexError(f"agent {agent} out of range 0..{self.sim.count - 1}")
+        self.selected = None if agent is None else int(agent)
+        if self.selected is None:
+            self.following = None
+        self.update()
+
+    def project(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Canvas positions of world `points` (n, 3).
+
+        Returns (xy, in_front): (n, 2) logical pixels from the canvas's top left, and an (n,)
+        bool mask of points in front of the camera.
+        """
+        tr = self.viewbox.scene.node_transform(self.canvas.scene)
+        mapped = np.atleast_2d(tr.map(np.asarray(points, dtype=np.float64)))
+        w = mapped[:, 3]
+        in_front = w > 1e-9
+        xy = mapped[:, :2] / np.where(in_front, w, 1.0)[:, None]
+        return xy, in_front
+
+    def pick(self, x: float, y: float, radius: float = PICK_RADIUS) -> int | None:
+        """The visible agent drawn nearest to canvas position (x, y), within `radius` px."""
+        visible = np.asarray(self._group_visible)[self.sim.group_index]
+        candidates = np.nonzero(visible)[0]
+        if len(candidates) == 0:
+            return None
+        xy, in_front = self.project(self.sim.positions[candidates])
+        d2 = np.sum((xy - (x, y)) ** 2, axis=1)
+        d2[~in_front] = np.inf
+        best = int(np.argmin(d2))
+        return int(candidates[best]) if d2[best] <= radius * radius else None
+
+    # ------------------------------------------------------------------ camera
+    @property
+    def camera_mode(self) -> str:
+        return self.rig.mode
+
+    def set_camera_mode(self, mode: str) -> None:
+        """Switch to one of CAMERA_MODES (turntable, arcball, fly); the view stays put."""
+        self.rig.set_mode(mode)
+
+    def reset_camera(self) -> None:
+        """Back to the scene's [camera] view; stops following."""
+        self.following = None
+        self.rig.home = self._home()
+        self.rig.reset()
+
+    def follow(self, agent: int | None) -> None:
+        """Keep the camera centred on `agent` as it moves (None: stop)."""
+        self.following = None if agent is None else int(agent)
+        self.update()
+
+    def set_camera_angles(self, azimuth: float, elevation: float) -> None:
+        """Orbit (turntable) to `azimuth`, `elevation` degrees around the current centre."""
+        self.rig.set_angles(azimuth, elevation)
+
+    def orbit(self, degrees: float) -> None:
+        """Turn the view `degrees` around the vertical axis (turntable)."""
+        self.rig.orbit(degrees)
+
+    # ------------------------------------------------------------------ output
+    def render(self, size: tuple[int, int] | None = None, supersample: int = 1) -> np.ndarray:
+        """Draw offscreen and read back: (height, width, 4) uint8 RGBA, row 0 at the top.
+
+        size: (width, height) in pixels; None uses the canvas's physical size. The camera
+        keeps the canvas's aspect ratio, so give a size of the same shape.
+        supersample: draw at this many times the size and average down, which smooths
+        edges (line widths and dot sizes scale with it, so the picture looks the same).
+        """
+        if size is None:
+            scale = self.canvas.pixel_scale
+            size = (round(self.canvas.size[0] * scale), round(self.canvas.size[1] * scale))
+        k = max(1, int(supersample))
+        image = self._render_fbo((size[0] * k, size[1] * k))
+        if k == 1:
+            return image
+        h, w = size[1], size[0]
+        blocks = image[: h * k, : w * k].reshape(h, k, w, k, 4).astype(np.float32)
+        return np.round(blocks.mean(axis=(1, 3))).astype(np.uint8)
+
+    def _render_fbo(self, size: tuple[int, int]) -> np.ndarray:
+        """Draw the scene into an offscreen framebuffer of `size` (w, h) and read it back.
+
+        Like SceneCanvas.render, whose framebuffer transform ignores the buffer's own size
+        (vispy 0.17), so any size but the canvas's own draws into a corner.
+        """
+        canvas = self.canvas
+        canvas.set_current()
+        w, h = size
+        fbo = gloo.FrameBuffer(
+            color=gloo.RenderBuffer((h, w)), depth=gloo.RenderBuffer((h, w), "depth")
+        )
+        canvas.push_fbo(fbo, (0, 0), canvas.size)
+        try:
+            canvas.transforms.configure(
+                viewport=(0, 0, w, h), fbo_size=(w, h), fbo_rect=(0, 0, *canvas.physical_size)
+            )
+            canvas.context.set_depth_mask(True)  # see _Canvas
+            canvas.context.clear(color=canvas.bgcolor, depth=True)
+            canvas.draw_visual(canvas.scene)
+            return fbo.read()
+        finally:
+            canvas.pop_fbo()
+
+    def screenshot(
+        self, path, size: tuple[int, int] | None = None, supersample: int = 2
+    ) -> np.ndarray:
+        """Render (supersampled) and write a PNG to `path`; returns the image written."""
+        image = self.render(size, supersample)
+        write_png(str(path), image)
+        return image
+
+    def close(self) -> None:
+        self.canvas.close()
+
+    def _draw_start(self, event) -> None:
+        self._draw_started = time.perf_counter()
+
+    def _draw_end(self, event) -> None:
+        self.last_draw_ms = (time.perf_counter() - self._draw_started) * 1e3
