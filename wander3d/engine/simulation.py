@@ -106,7 +106,7 @@ class Simulation:
         for trail, sl in zip(self._trails, self.group_slices, strict=True):
             if trail.capacity:
                 trail.slots[0] = self._positions[sl]
-            trail.sync(0)
+            trail.restart()
 
     def _write_params(self, index: int) -> None:
         g = self.groups[index]

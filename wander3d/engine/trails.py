@@ -41,6 +41,12 @@ class TrailBuffer:
         self.capacity = slots.shape[0]
         self.every = every
         self.samples_written = 0  # total samples ever written; lets a GPU mirror upload deltas
+        self.generation = 0  # bumped by every restart, so a mirror knows to start again
+
+    def restart(self) -> None:
+        """The simulation went back to its start: the history is new (see `generation`)."""
+        self.generation += 1
+        self.sync(0)
 
     def sync(self, step_count: int) -> None:
         """Account for the samples the kernel has written up to `step_count` steps."""
