@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
 
-from PyQt6.QtCore import QSettings, QTimer
-from PyQt6.QtWidgets import QApplication
+from PyQt6.QtCore import QEventLoop, QSettings, QTimer
+from PyQt6.QtWidgets import QApplication, QProgressDialog
 
+from wander3d.engine.warmup import compile_kernel
 from wander3d.scene import Scene, SceneError, bundled_scene, load_scene
 
 from .errors import install_excepthook
@@ -29,6 +32,42 @@ def load_start_scene(path: Path | None) -> tuple[Scene, str | None]:
     return load_scene(bundled_scene()), None
 
 
+def prepare_engine(app: QApplication) -> None:
+    """Compile (or load from numba's cache) the engine's kernel without freezing the screen.
+
+    The first launch ever compiles for about 20 s: a progress dialog says so and stays live
+    while a thread compiles. Later launches load the cached code in about a second, before
+    the dialog would even appear.
+    """
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            compile_kernel()
+        except BaseException as error:  # re-raised below, in the GUI thread
+            failure.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="wander3d-compile", daemon=True).start()
+    dialog = None
+    shown_after = time.monotonic() + 1.0
+    while not done.wait(0.03):
+        if dialog is None and time.monotonic() > shown_after:
+            dialog = QProgressDialog(
+                "Compiling the simulation engine (first launch only, about 20 s)...", None, 0, 0
+            )
+            dialog.setWindowTitle("wander3d")
+            dialog.setMinimumDuration(0)
+            dialog.show()
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 30)
+    if dialog is not None:
+        dialog.close()
+    if failure:
+        raise failure[0]
+
+
 def run_app(scene_path: Path | None = None) -> int:
     """Open the desktop app on `scene_path` (None: the bundled default scene).
 
@@ -41,6 +80,7 @@ def run_app(scene_path: Path | None = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     apply_dark_theme(app)
+    prepare_engine(app)
     scene, error = load_start_scene(scene_path)
     window = MainWindow(scene, QSettings(ORGANIZATION, APPLICATION), samples=default_samples())
     previous = install_excepthook(window, lambda: window.set_running(False))

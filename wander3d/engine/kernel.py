@@ -77,7 +77,7 @@ _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _TINY = 1e-12
 _HALF_PI = math.pi / 2
 
-_jit = numba.njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+_jit = numba.njit(cache=True, fastmath=False, error_model="numpy")
 
 
 @_jit

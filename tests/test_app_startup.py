@@ -1,0 +1,54 @@
+"""Start-up: the engine's first compile never freezes the screen."""
+
+from __future__ import annotations
+
+import time
+
+from PyQt6.QtCore import QTimer
+from PyQt6.QtWidgets import QApplication, QProgressDialog
+
+import wander3d.app.main as app_main
+
+
+def test_a_slow_compile_shows_a_live_progress_dialog(qtbot, monkeypatch):
+    monkeypatch.setattr(app_main, "compile_kernel", lambda: time.sleep(1.6))
+    dialogs: list[str] = []
+    ticks: list[float] = []
+
+    def look() -> None:
+        ticks.append(time.monotonic())
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QProgressDialog) and widget.isVisible():
+                dialogs.append(widget.labelText())
+
+    timer = QTimer()
+    timer.timeout.connect(look)
+    timer.start(50)
+    app_main.prepare_engine(QApplication.instance())
+    timer.stop()
+    assert any("first launch" in text for text in dialogs)
+    # The event loop kept running while the thread compiled: timers fired all along.
+    assert len(ticks) >= 20
+
+
+def test_a_cached_kernel_starts_without_a_dialog(qtbot, monkeypatch):
+    monkeypatch.setattr(app_main, "compile_kernel", lambda: time.sleep(0.05))
+    start = time.monotonic()
+    app_main.prepare_engine(QApplication.instance())
+    assert time.monotonic() - start < 0.5
+    assert not any(
+        isinstance(w, QProgressDialog) and w.isVisible() for w in QApplication.topLevelWidgets()
+    )
+
+
+def test_a_failed_compile_is_raised_in_the_gui_thread(qtbot, monkeypatch):
+    def fail() -> None:
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(app_main, "compile_kernel", fail)
+    try:
+        app_main.prepare_engine(QApplication.instance())
+    except RuntimeError as error:
+        assert "no compiler" in str(error)
+    else:
+        raise AssertionError("the failure was swallowed")
