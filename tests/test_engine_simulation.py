@@ -327,3 +327,16 @@ def test_wall_turns_last_for_every_persistent_method(method):
         return total / 120
 
     assert near_wall_fraction(method) < 1.3 * near_wall_fraction("sphere")
+
+
+@pytest.mark.parametrize("new_method", ["angle", "noise"])
+def test_switching_to_a_framed_method_mid_run_starts_from_a_clean_frame(new_method):
+    sim = simulation(group("sphere", count=50, jitter=30.0), enclosure=SMALL_BOX, seed=4)
+    sim.step(500)  # sphere agents do not carry the side vector
+    sim.update_wander(0, method=new_method)
+    side, heading = sim._sides, sim.headings
+    np.testing.assert_allclose(lengths(side), 1.0)
+    np.testing.assert_allclose(dot(side, heading), 0.0, atol=1e-12)
+    sim.step(200)
+    np.testing.assert_allclose(dot(sim._sides, sim.headings), 0.0, atol=1e-9)
+    np.testing.assert_allclose(lengths(sim.wander_points - sim.wander_centers), 12.0)

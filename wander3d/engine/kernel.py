@@ -511,11 +511,16 @@ def advance(
 
             # 5. Carry the frame and the target with the heading.
             if moving:
-                sx, sy, sz, wx, wy, wz = transport_pair(
-                    sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
-                )
+                if method == ANGLE or method == NOISE:
+                    sx, sy, sz, wx, wy, wz = transport_pair(
+                        sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
+                    )
+                else:
+                    # Only the angle and noise methods read the side vector; the others leave
+                    # it be (a switch to those methods draws a fresh frame).
+                    wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
                 hx, hy, hz = nx, ny, nz
-                if step & 15 == 0:
+                if (method == ANGLE or method == NOISE) and step & 15 == 0:
                     # Rotations keep the frame orthonormal but for rounding, which drifts by
                     # about 1e-16 a step: re-orthonormalise now and then, not every step.
                     d = sx * hx + sy * hy + sz * hz

@@ -85,7 +85,7 @@ class Simulation:
         self._positions = inner_low + rng.random((n, 3)) * (inner_high - inner_low)
         vertical = self._table[self.group_index, kernel.VERTICAL]
         self._headings = normalize(flatten_y(random_unit(rng, n), vertical), _fill(n, _X_AXIS))
-        self._sides = normalize(np.cross(self._headings, _WORLD_UP), perpendicular(self._headings))
+        self._sides = _side_vectors(self._headings)
         start_speed = np.array([g.start_speed for g in self.groups])[self.group_index]
         self._velocities = self._headings * start_speed[:, None]
 
@@ -138,6 +138,9 @@ class Simulation:
         rng = self._rng
         vertical = self._table[index, kernel.VERTICAL]
         heading = self._headings[sl]
+        if method in ("angle", "noise"):
+            # The kernel carries the side vector only for these methods: start a fresh frame.
+            self._sides[sl] = _side_vectors(heading)
         if method in ("sphere", "random"):
             self._wander_dirs[sl] = normalize(flatten_y(random_unit(rng, n), vertical), heading)
         elif method == "angle":
@@ -304,6 +307,11 @@ class Simulation:
 
 def _fill(n: int, row: Array) -> Array:
     return np.broadcast_to(row, (n, 3))
+
+
+def _side_vectors(headings: Array) -> Array:
+    """Unit vectors perpendicular to each heading, horizontal where the heading allows."""
+    return normalize(np.cross(headings, _WORLD_UP), perpendicular(headings))
 
 
 def _direction_from_angles(angles: Array, heading: Array, side: Array) -> Array:
