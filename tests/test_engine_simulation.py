@@ -1,6 +1,10 @@
 """Seeded engine tests: every rule the engine promises, on small fast runs."""
 
 import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -340,3 +344,44 @@ def test_switching_to_a_framed_method_mid_run_starts_from_a_clean_frame(new_meth
     sim.step(200)
     np.testing.assert_allclose(dot(sim._sides, sim.headings), 0.0, atol=1e-9)
     np.testing.assert_allclose(lengths(sim.wander_points - sim.wander_centers), 12.0)
+
+
+def _run_fingerprint(batches):
+    sim = simulation(*all_methods(count=40, trail_length=16), enclosure=SMALL_BOX, seed=21)
+    for n in batches:
+        sim.step(n)
+    return sim
+
+
+def test_a_run_does_not_depend_on_how_steps_are_batched():
+    one_by_one = _run_fingerprint([1] * 120)
+    batched = _run_fingerprint([7, 60, 1, 52])
+    for name in ("positions", "velocities", "headings", "wander_points", "forces"):
+        assert np.array_equal(getattr(one_by_one, name), getattr(batched, name)), name
+    for g in range(len(METHODS)):
+        a, b = one_by_one.trails(g), batched.trails(g)
+        assert np.array_equal(a.points, b.points) and np.array_equal(a.connected, b.connected)
+
+
+def test_a_run_does_not_depend_on_the_thread_count():
+    script = (
+        "import sys; sys.path.insert(0, 'tests');"
+        "import hashlib, numpy as np;"
+        "from test_engine_simulation import _run_fingerprint;"
+        "sim = _run_fingerprint([30, 30]);"
+        "print(hashlib.sha256(sim.positions.tobytes() + sim.velocities.tobytes()).hexdigest())"
+    )
+    digests = set()
+    for threads in ("1", "2"):
+        env = dict(os.environ, NUMBA_NUM_THREADS=threads)
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            cwd=Path(__file__).parent.parent,
+        )
+        assert done.returncode == 0, done.stderr
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1
