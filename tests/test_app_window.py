@@ -148,6 +148,9 @@ def test_save_as_then_open_gives_the_same_parameters(window, tmp_path):
     assert saved.groups[1].max_force == 123.5
     assert saved.view.show_trails is False
     assert window.scene.source == path and "saved.toml" in window.windowTitle()
+    window.reset_simulation()  # the saved file is now the scene: R returns to its start
+    assert window.sim.groups == live
+    assert window.panel.groups[1].controls["max_force"].value() == 123.5
     assert window.open_scene(path)
     assert window.sim.groups == live
     assert path.resolve() in window.recent.paths()

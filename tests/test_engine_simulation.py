@@ -385,3 +385,51 @@ def test_a_run_does_not_depend_on_the_thread_count():
         assert done.returncode == 0, done.stderr
         digests.add(done.stdout.strip())
     assert len(digests) == 1
+
+
+def _target_turn_degrees(sim):
+    """Largest one-step turn (degrees) of the target's direction from the sphere centre."""
+    before = normalize(sim.wander_points - sim.wander_centers, sim.headings)
+    sim.step()
+    after = normalize(sim.wander_points - sim.wander_centers, sim.headings)
+    return np.degrees(np.arccos(np.clip(dot(before, after), -1.0, 1.0))).max()
+
+
+def test_switching_from_angle_to_noise_does_not_jump_the_target():
+    sim = simulation(group("angle", count=100, rate=3.0), enclosure=OPEN_SPACE, seed=2)
+    sim.step(300)
+    sim.update_wander(0, method="noise")
+    assert _target_turn_degrees(sim) < 10.0
+
+
+def test_changing_the_noise_frequency_keeps_each_target_where_it_is():
+    sim = simulation(group("noise", count=200), enclosure=OPEN_SPACE, seed=2)
+    sim.step(6000)  # 100 s in: a new frequency would move far along the noise curve
+    sim.update_wander(0, frequency=0.35)
+    assert _target_turn_degrees(sim) < 10.0
+
+
+def test_parameter_changes_show_at_once_while_paused():
+    sim = simulation(group("sphere", count=30), group("seek", count=30), enclosure=SMALL_BOX)
+    sim.step(10)
+    sim.update_wander(0, radius=25.0, distance=5.0)
+    sl = sim.group_slices[0]
+    np.testing.assert_allclose(lengths((sim.wander_points - sim.wander_centers)[sl]), 25.0)
+    np.testing.assert_allclose(lengths((sim.wander_centers - sim.positions)[sl]), 5.0)
+
+
+def test_a_shorter_seek_interval_applies_now():
+    sim = simulation(group("seek", count=50, interval=20.0), enclosure=SMALL_BOX, seed=1)
+    sim.step(10)
+    sim.update_wander(0, interval=0.5)
+    first = sim.wander_points.copy()
+    sim.step(round(0.6 / sim.dt))
+    assert np.all(np.any(sim.wander_points != first, axis=1))
+
+
+def test_adopted_groups_are_what_reset_returns_to():
+    sim = simulation(group("sphere", count=10), enclosure=SMALL_BOX)
+    sim.update_wander(0, radius=4.0)
+    sim.adopt_current_groups()
+    sim.reset()
+    assert sim.groups[0].wander.radius == 4.0

@@ -431,6 +431,7 @@ class MainWindow(QMainWindow):
             self._report(f"Could not save {path}: {e}", title="Cannot save scene")
             return False
         self.scene = dataclasses.replace(scene, source=path, text=text)
+        self.sim.adopt_current_groups()  # R now resets to the saved scene's start
         self._file_text = text
         self.recent.add(path)
         self.settings.setValue("last_dir", str(path.resolve().parent))
@@ -542,12 +543,13 @@ class MainWindow(QMainWindow):
         params = self.sim.groups[group]
         if PARAMS[key].table == "groups.wander":
             self.sim.update_wander(group, **{key: value})
-            return
-        changes: dict[str, float] = {key: value}
-        # A scene's start speed may not exceed its speed limit (it would not save).
-        if key == "max_speed" and params.initial_speed is not None:
-            changes["initial_speed"] = min(params.initial_speed, value)
-        self.sim.update_group(group, dataclasses.replace(params, **changes))
+        else:
+            changes: dict[str, float] = {key: value}
+            # A scene's start speed may not exceed its speed limit (it would not save).
+            if key == "max_speed" and params.initial_speed is not None:
+                changes["initial_speed"] = min(params.initial_speed, value)
+            self.sim.update_group(group, dataclasses.replace(params, **changes))
+        self.view.update()  # redraw now, also while paused
 
     def _advance(self, steps: int) -> None:
         t0 = time.perf_counter()

@@ -151,6 +151,7 @@ class Simulation:
                 self._angles[sl], heading, self._sides[sl]
             )
         elif method == "noise":
+            self._angles[sl] = 0.0  # the noise method keeps its wall-turn offsets here
             self._noise_keys[sl] = rng.integers(0, 2**63, size=(n, 2), dtype=np.uint64)
             self._noise_phase[sl] = rng.random((n, 2)) * 1024.0
             noise_time = self.time * self.groups[index].wander.frequency
@@ -191,8 +192,25 @@ class Simulation:
         groups[index] = params
         self.groups = tuple(groups)
         self._write_params(index)
+        sl = self.group_slices[index]
         if params.wander.method != old.wander.method:
             self._init_method_state(index)
+        elif params.wander.method == "noise":
+            # The noise coordinate is time * frequency: keep it where it is now, or a new
+            # frequency would move every agent to an unrelated point of its noise curve.
+            self._noise_phase[sl] += self.time * (old.wander.frequency - params.wander.frequency)
+        elif params.wander.method == "seek":
+            # A shorter interval applies now, not after the current (longer) countdown.
+            np.minimum(self._seek_timers[sl], params.wander.interval, out=self._seek_timers[sl])
+        # Show the new geometry (distance, radius) at once, also while paused.
+        self._place_targets()
+
+    def adopt_current_groups(self) -> None:
+        """Make the current (live-edited) groups the ones `reset` returns to.
+
+        For when the edits become the scene, e.g. after saving them to a file.
+        """
+        self._initial_groups = self.groups
 
     def update_wander(self, index: int, **changes: object) -> None:
         """Shorthand: `update_group` with some WanderParams fields of group `index` replaced."""
