@@ -161,8 +161,15 @@ def test_run_unwritable_output_fails_before_simulating(tmp_path):
     result = wander3d_cmd(
         "run", "default", "--seconds", "1000", "--out", str(tmp_path / "no" / "dir" / "t.npz")
     )
-    assert_clean_failure(result, "cannot write")
+    assert_clean_failure(result, "does not exist")
     assert "ran " not in result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_run_reports_a_full_disk_in_one_line_and_leaves_the_target_alone():
+    result = wander3d_cmd("run", "default", "--seconds", "0.1", "--out", "/dev/full")
+    assert_clean_failure(result, "cannot write: No space left on device")
+    assert Path("/dev/full").exists() and not Path("/dev/full").is_file()
 
 
 def test_run_refuses_a_trajectory_too_big_for_memory(tmp_path):
@@ -287,3 +294,30 @@ def test_interrupted_run_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
     assert cli.main(["run", "default", "--seconds", "5", "--out", str(out)]) == 130
     assert "wander3d: interrupted" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_open_without_a_display_says_what_to_do():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("QT_QPA_PLATFORM", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "wander3d"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 1
+    assert "no display" in result.stderr and "xvfb-run" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_failed_write_keeps_the_previous_file(tmp_path):
+    from wander3d.files import output_file
+
+    target = tmp_path / "keep.npz"
+    target.write_bytes(b"old")
+    with pytest.raises(KeyboardInterrupt), output_file(target, "--out") as temporary:
+        temporary.write_bytes(b"half")
+        raise KeyboardInterrupt
+    assert target.read_bytes() == b"old"
+    assert list(tmp_path.iterdir()) == [target]
+    with output_file(target, "--out") as temporary:
+        temporary.write_bytes(b"new")
+    assert target.read_bytes() == b"new"
+    assert list(tmp_path.iterdir()) == [target]

@@ -27,7 +27,9 @@ import numpy as np
 
 from wander3d import Scene, SceneError, Simulation, __version__, load_scene
 from wander3d.analysis.command import configure_parser as configure_stats_parser
+from wander3d.arguments import finite_float, positive_float, positive_int
 from wander3d.engine.warmup import compile_kernel, compiling_notice
+from wander3d.files import OutputError, output_file
 from wander3d.scene import bundled_scene, bundled_scenes, memory_budget
 from wander3d.scene.memory import format_bytes
 
@@ -49,26 +51,6 @@ class CliError(Exception):
 # ----------------------------------------------------------------------------- helpers
 def _error_line(message: str) -> None:
     print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (value > 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
-    return value
 
 
 def resolve_scene(arg: str) -> Path:
@@ -108,9 +90,27 @@ def summary(scene: Scene) -> str:
 
 
 # ----------------------------------------------------------------------------- open
+def _no_display() -> bool:
+    """True on Linux with no X or Wayland display for Qt (it would abort without a word)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform and not platform.startswith(("xcb", "wayland")):
+        return False  # the user chose another Qt platform; let Qt judge it
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def cmd_open(args: argparse.Namespace) -> int:
     """Open the desktop app; Qt and vispy are imported only here."""
     path = resolve_scene(args.scene) if args.scene is not None else None
+    if _no_display():
+        print(
+            f"{PROG}: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+            f"run it in a desktop session, under 'xvfb-run -a {PROG}', or use "
+            f"'{PROG} render SCENE --out picture.png' to draw without a screen",
+            file=sys.stderr,
+        )
+        return EXIT_APP_UNAVAILABLE
     try:
         from wander3d.app import run_app
     except ImportError as e:
@@ -199,16 +199,6 @@ class Progress:
         return elapsed
 
 
-def _open_output(path: Path) -> IO[bytes]:
-    """Open the output before simulating, so a bad path fails at once, not after the run."""
-    if path.is_dir():
-        raise CliError(f"--out {path}: is a directory")
-    try:
-        return path.open("wb")
-    except OSError as e:
-        raise CliError(f"--out {path}: cannot write: {e.strerror or e}") from None
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     """Simulate headless for --seconds, optionally saving sampled states to an .npz file."""
     scene = _load(args.scene)
@@ -216,31 +206,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     every: int = args.sample_every
     n = scene.agent_count
     samples = steps // every + 1  # the start, then every `every` steps
-    out: IO[bytes] | None = None
-    if args.out is not None:
-        need = samples * n * 3 * 4 * 2  # float32 positions and velocities
-        budget, why = memory_budget()
-        if need > budget:
-            raise CliError(
-                f"the trajectory would need {format_bytes(need)} ({samples:,} samples of "
-                f"{n:,} agents), more than the {format_bytes(budget)} allowed ({why}); "
-                "use a larger --sample-every or fewer --seconds"
-            )
-        out = _open_output(Path(args.out))
-    try:
-        record = _simulate(scene, steps, every, samples, out is not None)
-        if out is not None:
+    if args.out is None:
+        _simulate(scene, steps, every, samples, keep=False)
+        return EXIT_OK
+    need = samples * n * 3 * 4 * 2  # float32 positions and velocities
+    budget, why = memory_budget()
+    if need > budget:
+        raise CliError(
+            f"the trajectory would need {format_bytes(need)} ({samples:,} samples of "
+            f"{n:,} agents), more than the {format_bytes(budget)} allowed ({why}); "
+            "use a larger --sample-every or fewer --seconds"
+        )
+    # Entered before the run, so a bad path fails at once; written whole or not at all.
+    with output_file(Path(args.out), "--out") as temporary:
+        record = _simulate(scene, steps, every, samples, keep=True)
+        with open(temporary, "wb") as out:
             _write_npz(out, scene, record)
-    except BaseException:
-        if out is not None:
-            out.close()
-            with contextlib.suppress(OSError):
-                Path(args.out).unlink()  # no half-written file left behind
-        raise
-    if out is not None:
-        out.close()
-        size = format_bytes(Path(args.out).stat().st_size)
-        print(f"{args.out}: {samples:,} samples of {n:,} agents ({size})")
+        size = format_bytes(temporary.stat().st_size)
+    print(f"{args.out}: {samples:,} samples of {n:,} agents ({size})")
     return EXIT_OK
 
 
@@ -345,8 +328,6 @@ def cmd_render(args: argparse.Namespace) -> int:
         check_request(out, args.size, args.fps)
     except RecordError as e:
         raise CliError(str(e)) from None
-    if out.parent != Path() and not out.parent.is_dir():
-        raise CliError(f"--out {out}: folder {out.parent} does not exist")
     backend = os.environ.get(GL_BACKEND_VARIABLE, "egl")
     problem = egl_problem() if backend == "egl" else None
     if problem is None:
@@ -354,10 +335,11 @@ def cmd_render(args: argparse.Namespace) -> int:
         total = max(1, round(args.seconds / scene.dt))
         progress = Progress(sys.stderr, total, scene.agent_count, scene.dt)
         try:
-            recording = record(
-                scene, out, args.seconds, args.size, args.fps, args.orbit, backend,
-                on_step=progress.update,
-            )  # fmt: skip
+            with output_file(out, "--out") as temporary:
+                recording = record(
+                    scene, temporary, args.seconds, args.size, args.fps, args.orbit, backend,
+                    on_step=progress.update,
+                )  # fmt: skip
         except RecordError as e:
             raise CliError(str(e)) from None
         except GLUnavailable as e:
@@ -408,13 +390,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Engine throughput against a tutorial-style loop, and frame costs; see wander3d.bench."""
     from wander3d.bench.run import format_report, run_benchmark
 
-    out = _open_output(Path(args.json)) if args.json else None
-    results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
-    print(format_report(results), flush=True)
-    if out is not None:
-        with out:
-            out.write(json.dumps(results, indent=2).encode())
-        print(f"{args.json}: results as JSON")
+    if args.json is None:
+        results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
+        print(format_report(results), flush=True)
+        return EXIT_OK
+    with output_file(Path(args.json), "--json") as temporary:
+        results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
+        print(format_report(results), flush=True)
+        temporary.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print(f"{args.json}: results as JSON")
     return EXIT_OK
 
 
@@ -475,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
     p_run.add_argument(
         "--seconds",
-        type=_positive_float,
+        type=positive_float,
         required=True,
         metavar="S",
         help="simulated seconds to run (steps = S / dt)",
@@ -483,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--out", metavar="PATH", help="write the trajectory to this .npz file")
     p_run.add_argument(
         "--sample-every",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         metavar="K",
         help="with --out, keep every K-th step (default: 1, every step)",
@@ -506,7 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_bench.add_argument("--quick", action="store_true", help="a few seconds' smoke run")
     p_bench.add_argument(
-        "--agents", type=_positive_int, nargs="+", metavar="N", help="agent counts to measure"
+        "--agents", type=positive_int, nargs="+", metavar="N", help="agent counts to measure"
     )
     p_bench.add_argument("--no-frames", action="store_true", help="skip the drawing benchmark")
     p_bench.add_argument("--json", metavar="PATH", help="also write the results as JSON")
@@ -523,7 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_render.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
     p_render.add_argument("--out", required=True, metavar="FILE", help=".png, .mp4 or .gif")
     p_render.add_argument(
-        "--seconds", type=_positive_float, default=10.0, metavar="S",
+        "--seconds", type=positive_float, default=10.0, metavar="S",
         help="simulated seconds (default: 10)",
     )  # fmt: skip
     p_render.add_argument(
@@ -531,11 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="picture size in pixels (default: 1280x720)",
     )  # fmt: skip
     p_render.add_argument(
-        "--fps", type=_positive_float, default=30.0, metavar="F",
+        "--fps", type=positive_float, default=30.0, metavar="F",
         help="video frames per simulated second (default: 30)",
     )  # fmt: skip
     p_render.add_argument(
-        "--orbit", type=float, default=0.0, metavar="DEG_PER_S",
+        "--orbit", type=finite_float, default=0.0, metavar="DEG_PER_S",
         help="turn the camera around the box this many degrees per simulated second",
     )  # fmt: skip
     p_render.set_defaults(func=cmd_render)
@@ -559,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     args.argv = argv
     try:
         return int(args.func(args))
-    except (SceneError, CliError) as e:
+    except (SceneError, CliError, OutputError) as e:
         _error_line(str(e))
         return EXIT_BAD_INPUT
     except MemoryError:

@@ -10,15 +10,16 @@ import argparse
 import contextlib
 import importlib.util
 import json
-import math
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Protocol
 
+from wander3d.arguments import positive_float
 from wander3d.engine import Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
+from wander3d.files import output_file
 from wander3d.scene import Scene, memory_budget
 from wander3d.scene.memory import format_bytes
 
@@ -55,16 +56,6 @@ class ProgressBar(Protocol):
 ProgressFactory = Callable[[int, int, float], ProgressBar]
 
 
-def _positive_finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
-    return value
-
-
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add `stats`'s arguments and help (metric definitions in the epilog) to `parser`."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -73,14 +64,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
     parser.add_argument(
         "--seconds",
-        type=_positive_finite,
+        type=positive_float,
         default=DEFAULT_SECONDS,
         metavar="S",
         help=f"simulated seconds to measure (default: {DEFAULT_SECONDS:g})",
     )
     parser.add_argument(
         "--sample-rate",
-        type=_positive_finite,
+        type=positive_float,
         default=DEFAULT_SAMPLE_RATE,
         metavar="HZ",
         help=f"samples per simulated second (default: {DEFAULT_SAMPLE_RATE:g}); rounded to a "
@@ -92,16 +83,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", metavar="PNG", help="also write the plots to this PNG file")
 
 
-def _open_plot(path: Path) -> IO[bytes]:
-    """Open the plot file before simulating, so a bad path fails at once, not after the run."""
+def _check_plotting() -> None:
     if importlib.util.find_spec("matplotlib") is None:
         raise StatsError("--plot needs matplotlib: pip install matplotlib")
-    if path.is_dir():
-        raise StatsError(f"--plot {path}: is a directory")
-    try:
-        return path.open("wb")
-    except OSError as e:
-        raise StatsError(f"--plot {path}: cannot write: {e.strerror or e}") from None
 
 
 def _is_tty(stream: IO[str]) -> bool:
@@ -130,8 +114,10 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
             f"({why}); use fewer --seconds or a lower --sample-rate"
         )
     plot_path = Path(args.plot) if args.plot is not None else None
-    plot_file = _open_plot(plot_path) if plot_path is not None else None
-    try:
+    if plot_path is not None:
+        _check_plotting()
+    # Entered before the run, so a bad --plot path fails at once; written whole or not at all.
+    with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as plot_file:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
         compile_kernel(on_slow=compiling_notice)
         sim = Simulation(scene)
@@ -153,15 +139,8 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
         if plot_file is not None:
             from .plot import write_plot
 
-            write_plot(plot_file, report, curves, [g.color for g in scene.groups])
-    except BaseException:
-        if plot_file is not None and plot_path is not None:
-            plot_file.close()
-            with contextlib.suppress(OSError):
-                plot_path.unlink()  # no half-written file left behind
-        raise
-    if plot_file is not None:
-        plot_file.close()
+            with open(plot_file, "wb") as out:
+                write_plot(out, report, curves, [g.color for g in scene.groups])
     if args.json:
         json.dump(to_json(report), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")

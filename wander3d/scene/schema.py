@@ -189,7 +189,7 @@ KEYS: tuple[Key, ...] = (
         lo=0, lo_open=True, hi=_M),
     Key("groups", "mass", FLOAT, _engine_default(_G, "mass"), "",
         "Acceleration = force / mass: heavier agents turn more slowly.",
-        lo=0, lo_open=True, hi=_M),
+        lo=1e-6, hi=_M),
     Key("groups", "initial_speed", FLOAT, None, "units/s",
         "Starting speed along a random heading; 0 starts agents at rest. At most `max_speed`.",
         lo=0, hi=_M, default_doc="max_speed / 2"),

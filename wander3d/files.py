@@ -1,0 +1,53 @@
+"""Output files written whole or not at all.
+
+Commands write to a temporary file beside the target and rename it onto the target only when
+complete, so a failed or interrupted run never leaves a half-written file, and never removes
+anything that was there before (a device such as /dev/null included).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+
+class OutputError(ValueError):
+    """An output file cannot be written; the message names the option and the path."""
+
+
+@contextlib.contextmanager
+def output_file(path: Path, option: str) -> Iterator[Path]:
+    """Yield a temporary path (same folder and suffix as `path`) to write; on success it
+    replaces `path`. `option` (e.g. "--out") names the file in error messages.
+
+    Raises OutputError at once for a folder, a missing folder or one that cannot be written
+    (so a bad path fails before a long run), and for write errors such as a full disk.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(f"{option} {path}: is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputError(f"{option} {path}: folder {folder} does not exist")
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=folder)
+    except OSError as e:
+        raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        yield temporary
+        if path.exists() and not path.is_file():
+            # A device or pipe (e.g. /dev/stdout): copy into it rather than replace it.
+            with open(path, "wb") as target:
+                target.write(temporary.read_bytes())
+        else:
+            os.replace(temporary, path)
+    except OSError as e:
+        raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
