@@ -91,3 +91,25 @@ def test_gradient_noise_is_smooth_and_zero_on_the_lattice():
     assert values.std() > 0.1
     assert np.abs(np.diff(values)).max() < 0.01  # no jumps at step 0.001
     np.testing.assert_allclose([kernel.gradient_noise(key, float(k)) for k in range(20)], 0.0)
+
+
+def test_starting_state_helpers_agree_with_the_kernel():
+    # The starting state is drawn with numpy; the kernel carries it on. Both must mean the
+    # same frame and the same angles, or a fresh agent's target would jump at its first step.
+    from wander3d.engine.simulation import _direction_from_angles, _side_vectors
+
+    rng = np.random.default_rng(7)
+    headings = random_unit(rng, 200)
+    sides = _side_vectors(headings)
+    angles = np.stack([rng.uniform(-np.pi, np.pi, 200), rng.uniform(-1.5, 1.5, 200)], axis=1)
+    ours = _direction_from_angles(angles, headings, sides)
+    theirs = np.array(
+        [
+            kernel.direction_from_angles(*a, *h, *s)
+            for a, h, s in zip(angles, headings, sides, strict=True)
+        ]
+    )
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)
+    np.testing.assert_allclose(
+        perpendicular(headings), [kernel.perpendicular(*h) for h in headings], atol=1e-12
+    )

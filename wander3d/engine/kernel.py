@@ -14,7 +14,8 @@ Per agent and step (see Simulation for the model):
   3. steering = vector to target ("force") or desired velocity minus velocity ("desired"), up
      component scaled by `vertical`; blended with containment, which takes priority near walls;
   4. force truncated to max_force, / mass, velocity truncated to max_speed, position += v dt;
-  5. side vector and wander direction are parallel-transported from the old heading to the new;
+  5. the wander direction (and, for the angle and noise methods, the side vector) is
+     parallel-transported from the old heading to the new;
   6. an agent outside the box is reflected back (position, velocity, frame, target);
   7. a trail point is written every `trail_every` steps into the agent's ring buffer.
 """
@@ -180,7 +181,7 @@ def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
 
 @_jit
 def reflect_pitch(pitch):
-    """A pitch angle reflected back into [-pi/2, pi/2] (over the pole, not wrapped)."""
+    """A pitch angle bounced back into [-pi/2, pi/2] at the pole (yaw is left alone)."""
     if pitch > _HALF_PI:
         return math.pi - pitch
     if pitch < -_HALF_PI:

@@ -278,7 +278,11 @@ class Simulation:
 
     @property
     def wander_points(self) -> Array:
-        """(N, 3) each agent's current wander target point (seek: the point it seeks)."""
+        """(N, 3) each agent's current wander target point (seek: the point it seeks).
+
+        On the wander sphere for sphere, angle and noise; the random method's white-noise
+        scaling puts its point off the sphere when dt differs from 1/60 s.
+        """
         return self._targets
 
     @property

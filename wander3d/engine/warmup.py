@@ -2,8 +2,9 @@
 
 numba compiles `kernel.advance` on its first call (about 15-20 s on two cores) and caches the
 machine code on disk, so only the first ever launch pays; later processes load it in well under
-a second. Commands call `compile_kernel` with a notice for the user; the desktop app runs
-`python -m wander3d.engine.warmup` in a child process so the window never blocks on it.
+a second. Commands call `compile_kernel` with a notice for the user; the desktop app calls it
+in a thread before building its window, keeping the screen live (wander3d.app.main);
+`python -m wander3d.engine.warmup` compiles ahead of time, e.g. after installing.
 """
 
 from __future__ import annotations

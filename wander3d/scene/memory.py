@@ -12,8 +12,8 @@ from pathlib import Path
 
 from wander3d.engine.params import GroupParams
 
-#: Per-agent simulation state (about 340 bytes in the engine today: positions, velocities,
-#: headings, frames, targets, forces, per-agent parameters...) plus the temporaries of a step.
+#: Per-agent simulation state (257 bytes in the engine today: positions, velocities,
+#: headings, frames, targets, forces, random keys...) plus the temporaries of a step.
 AGENT_STATE_BYTES = 512
 #: One trail point: float32 x, y, z plus a "line break here" flag.
 TRAIL_POINT_BYTES = 13
