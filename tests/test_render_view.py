@@ -77,6 +77,26 @@ def test_an_unset_distance_frames_the_box(gl_view):
     assert margin.min() > 0.02 and margin.min() < 0.1
 
 
+def test_the_home_view_refits_when_the_canvas_changes_shape_until_the_user_moves(gl_view, qtbot):
+    """A window lays out its canvas after building it: the box must fit the final shape."""
+    low, high = gl_view.sim.bounds
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    points = low + corners * (high - low)
+
+    def fits(width, height):
+        xy, in_front = gl_view.project(points)
+        return in_front.all() and (xy >= 0).all() and (xy <= (width, height)).all()
+
+    gl_view.canvas.native.resize(200, 360)  # much narrower than built
+    qtbot.waitUntil(lambda: tuple(gl_view.canvas.size) == (200, 360))
+    assert fits(200, 360)
+    gl_view.orbit(30.0)  # the user moved the camera: a resize must not undo that
+    azimuth = gl_view.rig.camera.azimuth
+    gl_view.canvas.native.resize(400, 360)
+    qtbot.waitUntil(lambda: tuple(gl_view.canvas.size) == (400, 360))
+    assert gl_view.rig.camera.azimuth == azimuth
+
+
 def test_pick_finds_the_agent_at_its_projected_position(gl_view):
     gl_view.sim.step(10)
     gl_view.update()

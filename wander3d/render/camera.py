@@ -135,6 +135,18 @@ class CameraRig:
         if h.mode != "turntable":
             self.set_mode(h.mode)
 
+    def at_home(self) -> bool:
+        """Whether the camera still shows the home view (nobody rotated, zoomed or panned)."""
+        h, cam = self.home, self.camera
+        if h.mode != "turntable" or not isinstance(cam, TurntableCamera):
+            return False
+        return bool(
+            math.isclose(cam.azimuth, h.azimuth, abs_tol=1e-6)
+            and math.isclose(cam.elevation, h.elevation, abs_tol=1e-6)
+            and math.isclose(cam.distance, h.distance, rel_tol=1e-9)
+            and np.allclose(cam.center, h.center)
+        )
+
     def set_mode(self, mode: str) -> None:
         """Switch to `mode` (one of CAMERA_MODES), keeping the current view."""
         if mode not in CAMERA_MODES:

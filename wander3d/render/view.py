@@ -83,6 +83,7 @@ class SimulationView:
         self._draw_started = 0.0
         self.canvas.events.draw.connect(self._draw_start, position="first")
         self.canvas.events.draw.connect(self._draw_end, position="last")
+        self.canvas.events.resize.connect(self._refit_on_resize)
         self._layers: tuple = ()
         self._debug_visible = False
         self._debug_all = False
@@ -264,6 +265,12 @@ class SimulationView:
         self.following = None
         self.rig.home = self._home()
         self.rig.reset()
+
+    def _refit_on_resize(self, event) -> None:
+        # A window lays out its canvas after building it: while the user has not moved the
+        # camera yet, fit the scene's view to the canvas's real shape, not its first one.
+        if self.following is None and self.rig.at_home():
+            self.reset_camera()
 
     def follow(self, agent: int | None) -> None:
         """Keep the camera centred on `agent` as it moves (None: stop)."""
