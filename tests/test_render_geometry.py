@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from wander3d.engine import Simulation
-from wander3d.render.agents import CONE_ASPECT, cone_mesh
+from wander3d.render.agents import CONE_ASPECT, agent_size, cone_mesh
 from wander3d.render.camera import _axis_angle, fit_distance
 from wander3d.render.debug import CIRCLE_SEGMENTS, debug_geometry
 from wander3d.render.enclosure import enclosure_lines, nice_step
@@ -155,3 +155,9 @@ def test_axis_angle_round_trip():
         rotation = transforms.rotate(degrees, axis)
         got_degrees, got_axis = _axis_angle(rotation)
         np.testing.assert_allclose(transforms.rotate(got_degrees, got_axis), rotation, atol=1e-6)
+
+
+def test_agent_size_follows_the_box_and_fits_a_thin_tunnel():
+    assert agent_size(np.array([-100, -60, -100]), np.array([100, 60, 100])) == pytest.approx(6.0)
+    # An 800 x 50 x 50 tunnel: 3% of 800 would be half its width; a cone stays 12% of 50.
+    assert agent_size(np.array([-400, -25, -25]), np.array([400, 25, 25])) == pytest.approx(6.0)

@@ -15,8 +15,18 @@ from vispy.visuals import Visual
 
 #: Above this many agents in a scene every group is drawn as dots, so the frame rate holds.
 POINTS_THRESHOLD = 20_000
-#: Cone length as a fraction of the enclosure's largest extent.
+#: Cone length as a fraction of the enclosure's largest extent...
 CONE_LENGTH_FRACTION = 0.03
+#: ...but at most this fraction of its smallest, so agents fit a long thin tunnel too.
+CONE_THIN_FRACTION = 0.12
+
+
+def agent_size(low: np.ndarray, high: np.ndarray) -> float:
+    """Cone length (units) for a box with corners `low`, `high` ((3,) units)."""
+    extent = np.asarray(high) - np.asarray(low)
+    return float(min(CONE_LENGTH_FRACTION * extent.max(), CONE_THIN_FRACTION * extent.min()))
+
+
 #: Cone radius as a fraction of its length.
 CONE_ASPECT = 0.32
 #: Dot diameter in logical pixels.

@@ -18,7 +18,7 @@ from vispy.io import write_png
 from wander3d.engine import Simulation
 from wander3d.scene import Scene, rgb
 
-from .agents import CONE_LENGTH_FRACTION, POINTS_THRESHOLD, AgentsLayer
+from .agents import POINTS_THRESHOLD, AgentsLayer, agent_size
 from .camera import CameraHome, CameraRig, home_from_scene
 from .debug import DebugLayer
 from .enclosure import EnclosureLayer
@@ -107,7 +107,7 @@ class SimulationView:
         extent = float(np.max(high - low))
         self.enclosure = EnclosureLayer(root, low, high)
         self.agents = AgentsLayer(
-            root, sim.group_slices, colors, CONE_LENGTH_FRACTION * extent,
+            root, sim.group_slices, colors, agent_size(low, high),
             dots=sim.count > POINTS_THRESHOLD,
         )  # fmt: skip
         self.trails = TrailsLayer(root, sim.trail_buffers, colors)
