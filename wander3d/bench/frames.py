@@ -6,7 +6,6 @@ through vispy's headless EGL backend (Mesa's software rasteriser where there is 
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from dataclasses import dataclass
@@ -99,7 +98,3 @@ def measure_frames(
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
-
-
-def as_dict(result: FrameResult) -> dict:
-    return dataclasses.asdict(result)

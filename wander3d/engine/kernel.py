@@ -291,6 +291,30 @@ def transport_pair(vx, vy, vz, wx, wy, wz, ax, ay, az, bx, by, bz):
     )
 
 
+@_jit
+def place_target(i, method, px, py, pz, hx, hy, hz, wx, wy, wz, distance, radius, seek, out):
+    """Write agent i's shown target into out[i]: its seek point, or the point on its wander
+    sphere (centre `distance` ahead along the heading, `radius` along the wander direction)."""
+    if method == SEEK:
+        out[i, 0], out[i, 1], out[i, 2] = seek[i, 0], seek[i, 1], seek[i, 2]
+    else:
+        out[i, 0] = px + hx * distance + wx * radius
+        out[i, 1] = py + hy * distance + wy * radius
+        out[i, 2] = pz + hz * distance + wz * radius
+
+
+@numba.njit(cache=True)
+def place_targets(group_index, params, positions, headings, wander_dirs, seek, out):
+    """`place_target` for every agent, from the state arrays (outside a step)."""
+    for i in range(positions.shape[0]):
+        g = group_index[i]
+        p, h, w = positions[i], headings[i], wander_dirs[i]
+        place_target(
+            i, np.int64(params[g, METHOD]), p[0], p[1], p[2], h[0], h[1], h[2],
+            w[0], w[1], w[2], params[g, DISTANCE], params[g, RADIUS], seek, out,
+        )  # fmt: skip
+
+
 @numba.njit(cache=True, parallel=True, fastmath=False, error_model="numpy")
 def advance(
     n_steps,
@@ -588,13 +612,5 @@ def advance(
         forces[i, 0], forces[i, 1], forces[i, 2] = fx, fy, fz
         pending_breaks[i] = jumped
         # Where the target is now, after the move (the next step jitters it from here).
-        if method == SEEK:
-            targets[i, 0], targets[i, 1], targets[i, 2] = (
-                seek_targets[i, 0],
-                seek_targets[i, 1],
-                seek_targets[i, 2],
-            )
-        else:
-            targets[i, 0] = px + hx * distance + wx * radius
-            targets[i, 1] = py + hy * distance + wy * radius
-            targets[i, 2] = pz + hz * distance + wz * radius
+        place_target(i, method, px, py, pz, hx, hy, hz, wx, wy, wz, distance, radius,
+                     seek_targets, targets)  # fmt: skip

@@ -167,15 +167,10 @@ class Simulation:
 
     def _place_targets(self) -> None:
         """Target points from the current positions, headings and wander directions."""
-        t = self._table[self.group_index]
-        self._targets[:] = (
-            self._positions
-            + self._headings * t[:, kernel.DISTANCE, None]
-            + self._wander_dirs * t[:, kernel.RADIUS, None]
-        )
-        for group, sl in zip(self.groups, self.group_slices, strict=True):
-            if group.wander.method == "seek":
-                self._targets[sl] = self._seek_targets[sl]
+        kernel.place_targets(
+            self.group_index, self._table, self._positions, self._headings,
+            self._wander_dirs, self._seek_targets, self._targets,
+        )  # fmt: skip
 
     def update_group(self, index: int, params: GroupParams) -> None:
         """Change group `index`'s parameters in the running simulation, from the next step.
