@@ -15,6 +15,7 @@ from scene_support import REPO, SCENES, write
 
 import wander3d
 from wander3d import cli, load_scene
+from wander3d.commands.progress import Progress
 from wander3d.scene import bundled_scene
 
 BAD = "[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n"
@@ -263,21 +264,21 @@ def test_progress_bar_redraws_on_a_tty():
             return True
 
     stream = Tty()
-    progress = cli.Progress(stream, total_steps=100, agents=10, dt=0.01)
+    progress = Progress(stream, total_steps=100, agents=10, dt=0.01)
     for done in (10, 50, 100):
         progress._last = -1.0  # draw every update in this test
         progress.update(done)
     progress.finish(100)
     text = stream.getvalue()
     assert text.count("\r") == 4  # three updates and the final redraw
-    assert "[" + "#" * cli.Progress.WIDTH + "] 100%" in text
+    assert "[" + "#" * Progress.WIDTH + "] 100%" in text
     assert text.endswith("agent-steps/s\n")
     assert "ran 100 steps (1.00 s simulated) of 10 agents" in text
 
 
 def test_progress_is_one_final_line_when_not_a_tty():
     stream = io.StringIO()
-    progress = cli.Progress(stream, total_steps=100, agents=10, dt=0.01)
+    progress = Progress(stream, total_steps=100, agents=10, dt=0.01)
     progress.update(50)
     progress.finish(100)
     assert stream.getvalue().count("\n") == 1
@@ -321,3 +322,33 @@ def test_a_failed_write_keeps_the_previous_file(tmp_path):
         temporary.write_bytes(b"new")
     assert target.read_bytes() == b"new"
     assert list(tmp_path.iterdir()) == [target]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_output_files_honour_the_umask(tmp_path, umask):
+    from wander3d.files import output_file
+
+    target = tmp_path / "out.npz"
+    previous = os.umask(umask)
+    try:
+        with output_file(target, "--out") as temporary:
+            temporary.write_bytes(b"data")
+    finally:
+        os.umask(previous)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_run_output_is_readable_by_others_under_umask_022(tmp_path, capsys):
+    out = tmp_path / "t.npz"
+    previous = os.umask(0o022)
+    try:
+        assert cli.main(["run", "default", "--seconds", "0.1", "--out", str(out)]) == 0
+    finally:
+        os.umask(previous)
+    assert out.stat().st_mode & 0o777 == 0o644
+
+
+def test_app_is_an_alias_of_open(fake_app):
+    assert cli.main(["app"]) == 0
+    assert cli.main(["app", "swarm"]) == 0
+    assert fake_app == [None, bundled_scene("swarm")]

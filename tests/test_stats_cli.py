@@ -140,7 +140,7 @@ def test_invalid_scene_file_exits_2_without_traceback(tmp_path):
 
 def test_a_run_too_large_for_memory_is_refused_before_it_starts(monkeypatch, capsys):
     monkeypatch.setattr(
-        "wander3d.analysis.command.memory_budget", lambda: (1_000_000, "a test's limit")
+        "wander3d.commands.stats.memory_budget", lambda: (1_000_000, "a test's limit")
     )
     assert run_main(["stats", str(COMPARE), "--seconds", "30"]) == 2
     err = capsys.readouterr().err

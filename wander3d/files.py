@@ -2,7 +2,9 @@
 
 Commands write to a temporary file beside the target and rename it onto the target only when
 complete, so a failed or interrupted run never leaves a half-written file, and never removes
-anything that was there before (a device such as /dev/null included).
+anything that was there before (a device such as /dev/null included). The finished file gets the
+mode a plain `open(path, "w")` would give it (0666 less the umask), not the private 0600 of
+`tempfile.mkstemp`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,13 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+
+def _current_umask() -> int:
+    """The process's umask (reading it means setting it; it is put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 class OutputError(ValueError):
@@ -40,6 +49,7 @@ def output_file(path: Path, option: str) -> Iterator[Path]:
     temporary = Path(name)
     try:
         yield temporary
+        os.chmod(temporary, 0o666 & ~_current_umask())
         if path.exists() and not path.is_file():
             # A device or pipe (e.g. /dev/stdout): copy into it rather than replace it.
             with open(path, "wb") as target:

@@ -1,8 +1,4 @@
-"""`wander3d stats`: measure a scene's wander, headless (wired into wander3d.cli).
-
-The CLI module owns the program (scene lookup, error reporting, the progress bar); this module
-owns the subcommand's arguments, help text and work, so the CLI needs only a few lines.
-"""
+"""`wander3d stats SCENE`: measure a scene's wander, headless (metrics: wander3d.analysis)."""
 
 from __future__ import annotations
 
@@ -12,20 +8,29 @@ import importlib.util
 import json
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO
 
+from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
+from wander3d.analysis.sampling import (
+    BYTES_PER_AGENT_SAMPLE,
+    DEFAULT_SAMPLE_RATE,
+    plan_samples,
+    sample_simulation,
+)
+from wander3d.analysis.stats import compute_stats, working_bytes
 from wander3d.arguments import positive_float
 from wander3d.engine import Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import output_file
-from wander3d.scene import Scene, memory_budget
+from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .report import METRICS_HELP, StatsReport, format_table, to_json
-from .sampling import BYTES_PER_AGENT_SAMPLE, DEFAULT_SAMPLE_RATE, plan_samples, sample_simulation
-from .stats import compute_stats, working_bytes
+from .common import CliError, load_scene_arg
+from .progress import Progress
+
+NAME = "stats"
+HELP = "measure the wander: path statistics per group"
 
 DEFAULT_SECONDS = 60.0
 #: Above this many agent-samples, say on a terminal that the metrics are being computed.
@@ -40,23 +45,7 @@ DESCRIPTION = textwrap.fill(
 )
 
 
-class StatsError(Exception):
-    """Bad input for `stats` (a path that cannot be written, a run too large, ...)."""
-
-
-class ProgressBar(Protocol):
-    """What the command needs of a progress display (wander3d.cli.Progress is one)."""
-
-    def update(self, done: int) -> None: ...
-
-    def finish(self, done: int) -> float: ...
-
-
-#: Makes a progress display for (total steps, agents, dt).
-ProgressFactory = Callable[[int, int, float], ProgressBar]
-
-
-def configure_parser(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     """Add `stats`'s arguments and help (metric definitions in the epilog) to `parser`."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
@@ -85,7 +74,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def _check_plotting() -> None:
     if importlib.util.find_spec("matplotlib") is None:
-        raise StatsError("--plot needs matplotlib: pip install matplotlib")
+        raise CliError("--plot needs matplotlib: pip install matplotlib")
 
 
 def _is_tty(stream: IO[str]) -> bool:
@@ -95,11 +84,12 @@ def _is_tty(stream: IO[str]) -> bool:
         return False
 
 
-def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFactory) -> int:
-    """Measure `scene` as `args` (from `configure_parser`) say; return the exit status (0)."""
+def main(args: argparse.Namespace) -> int:
+    """Measure the scene as `args` (from `configure`) say; return the exit status (0)."""
+    scene = load_scene_arg(args.scene)
     plan = plan_samples(scene.dt, args.seconds, args.sample_rate)
     if plan.samples < 3:
-        raise StatsError(
+        raise CliError(
             f"--seconds {args.seconds:g} is too short: the metrics need at least 2 sample "
             f"intervals ({2 * plan.interval:g} s at {plan.rate:g} Hz)"
         )
@@ -108,7 +98,7 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
     )
     budget, why = memory_budget()
     if need > budget:
-        raise StatsError(
+        raise CliError(
             f"the samples would need {format_bytes(need)} ({plan.samples:,} samples of "
             f"{scene.agent_count:,} agents), more than the {format_bytes(budget)} allowed "
             f"({why}); use fewer --seconds or a lower --sample-rate"
@@ -121,7 +111,7 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
         compile_kernel(on_slow=compiling_notice)
         sim = Simulation(scene)
-        progress = make_progress(plan.steps, scene.agent_count, scene.dt)
+        progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
         samples = sample_simulation(sim, plan, progress.update)
         progress.finish(plan.steps)
         if plan.samples * scene.agent_count > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
@@ -137,7 +127,7 @@ def run_stats(args: argparse.Namespace, scene: Scene, make_progress: ProgressFac
             groups=stats,
         )
         if plot_file is not None:
-            from .plot import write_plot
+            from wander3d.analysis.plot import write_plot
 
             with open(plot_file, "wb") as out:
                 write_plot(out, report, curves, [g.color for g in scene.groups])

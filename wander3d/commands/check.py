@@ -1,0 +1,46 @@
+"""`wander3d check SCENE...`: validate scene files, one summary line each."""
+
+from __future__ import annotations
+
+import argparse
+
+from wander3d.scene import Scene, SceneError
+
+from .common import EXIT_BAD_INPUT, EXIT_OK, error_line, load_scene_arg
+
+NAME = "check"
+HELP = "validate scene files"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Validate scene files: one summary line per valid scene on stdout, one error line per "
+        "invalid scene on stderr. Exit status 2 if any is invalid."
+    )
+    parser.add_argument("scenes", nargs="+", metavar="SCENE", help="scene file or bundled name")
+
+
+def summary(scene: Scene) -> str:
+    """One line describing a valid scene."""
+    methods = list(dict.fromkeys(g.wander.method for g in scene.groups))
+    n_groups = len(scene.groups)
+    box = " x ".join(f"{e:g}" for e in scene.extent)
+    return (
+        f"{scene.name!r}: {n_groups} group{'s' if n_groups != 1 else ''}, "
+        f"{scene.agent_count:,} agents ({', '.join(methods)}), box {box}, "
+        f"dt {scene.dt:.4g} s, seed {scene.seed}"
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Validate each scene; keep going after a bad one; exit 2 if any was bad."""
+    status = EXIT_OK
+    for arg in args.scenes:
+        try:
+            scene = load_scene_arg(arg)
+        except SceneError as e:
+            error_line(str(e))
+            status = EXIT_BAD_INPUT
+            continue
+        print(f"{arg}: {summary(scene)}", flush=True)
+    return status

@@ -1,0 +1,51 @@
+"""What every command shares: exit codes, the error type and line, and reading a SCENE argument."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from wander3d.scene import Scene, SceneError, bundled_scene, bundled_scenes, load_scene
+
+PROG = "wander3d"
+
+EXIT_OK = 0
+EXIT_APP_UNAVAILABLE = 1
+EXIT_PIPE_CLOSED = 1  # stdout closed early (`| head`), as Python itself exits then
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class CliError(Exception):
+    """Bad input found by a command; the CLI prints it as one line and exits with 2."""
+
+
+def error_line(message: str) -> None:
+    """Print `wander3d: error: MESSAGE` on stderr."""
+    print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+
+
+def resolve_scene(arg: str) -> Path:
+    """A scene argument as a path: an existing file, else the name of a bundled scene.
+
+    `wander3d run swarm` works from any folder; a path (with a folder or .toml suffix) is
+    always taken as given, so a typo in it is reported as a missing file.
+    """
+    path = Path(arg)
+    looks_like_name = os.sep not in arg and "/" not in arg and path.suffix == ""
+    if looks_like_name and not path.exists() and arg in bundled_scenes():
+        return bundled_scene(arg)
+    return path
+
+
+def load_scene_arg(arg: str) -> Scene:
+    """The Scene a SCENE argument names; SceneError (naming bundled scenes) if there is none."""
+    try:
+        return load_scene(resolve_scene(arg))
+    except SceneError as e:
+        path = Path(arg)
+        if e.problem == "no such file" and path.suffix == "" and os.sep not in arg:
+            names = ", ".join(bundled_scenes()) or "none"
+            raise SceneError(e.file, e.key, f"no such file or bundled scene ({names})") from None
+        raise

@@ -1,0 +1,53 @@
+"""`wander3d [open] [SCENE]`: the desktop app. Qt and vispy are imported only here."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .common import EXIT_APP_UNAVAILABLE, PROG, resolve_scene
+
+NAME = "open"
+HELP = "open the desktop app (the default when the first argument is a scene)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Open the desktop app on SCENE, or on the bundled default scene."
+    parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
+
+
+def _no_display() -> bool:
+    """True on Linux with no X or Wayland display for Qt (it would abort without a word)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform and not platform.startswith(("xcb", "wayland")):
+        return False  # the user chose another Qt platform; let Qt judge it
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(args: argparse.Namespace) -> int:
+    path = resolve_scene(args.scene) if args.scene is not None else None
+    if _no_display():
+        print(
+            f"{PROG}: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+            f"run it in a desktop session, under 'xvfb-run -a {PROG}', or use "
+            f"'{PROG} render SCENE --out picture.png' to draw without a screen",
+            file=sys.stderr,
+        )
+        return EXIT_APP_UNAVAILABLE
+    try:
+        from wander3d.app import run_app
+    except ImportError as e:
+        if e.name == "wander3d.app":
+            print(
+                f"{PROG}: the desktop app is not built yet; use '{PROG} check' or "
+                f"'{PROG} run' (see '{PROG} --help')",
+                file=sys.stderr,
+            )
+        else:
+            # Qt or OpenGL missing: say what, not a traceback.
+            print(f"{PROG}: cannot start the desktop app: {e}", file=sys.stderr)
+        return EXIT_APP_UNAVAILABLE
+    return int(run_app(path))

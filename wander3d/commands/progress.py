@@ -1,0 +1,67 @@
+"""A one-line progress bar for long headless runs."""
+
+from __future__ import annotations
+
+import time
+from typing import IO
+
+from .common import PROG
+
+
+class Progress:
+    """A one-line progress bar on a TTY (redrawn with \\r), else only a final line.
+
+    total_steps: steps the run will take; agents: agents stepped; dt: seconds per step.
+    """
+
+    WIDTH = 30
+    INTERVAL = 0.1  # seconds between redraws: drawing must not slow the run
+
+    def __init__(self, stream: IO[str], total_steps: int, agents: int, dt: float) -> None:
+        self.stream = stream
+        self.total = total_steps
+        self.agents = agents
+        self.dt = dt
+        try:
+            self.live = stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+        self.start = time.perf_counter()
+        self._last = -1.0
+
+    def _rate(self, done: int) -> str:
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        rate = done * self.agents / elapsed
+        for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+            if rate >= scale:
+                return f"{rate / scale:.1f}{unit} agent-steps/s"
+        return f"{rate:.0f} agent-steps/s"
+
+    def update(self, done: int) -> None:
+        if not self.live:
+            return
+        now = time.perf_counter()
+        if now - self._last < self.INTERVAL and done < self.total:
+            return
+        self._last = now
+        frac = done / self.total if self.total else 1.0
+        filled = int(frac * self.WIDTH)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(
+            f"\r[{bar}] {frac:4.0%}  {done * self.dt:.1f}/{self.total * self.dt:.1f} s"
+            f"  {self._rate(done)}   "
+        )
+        self.stream.flush()
+
+    def finish(self, done: int) -> float:
+        """End the bar (or write the only line); return the wall time in seconds."""
+        elapsed = time.perf_counter() - self.start
+        if self.live:
+            self.update(done)
+            self.stream.write("\n")
+        self.stream.write(
+            f"{PROG}: ran {done:,} steps ({done * self.dt:.2f} s simulated) of "
+            f"{self.agents:,} agents in {elapsed:.2f} s, {self._rate(done)}\n"
+        )
+        self.stream.flush()
+        return elapsed
