@@ -1,4 +1,7 @@
-"""The vector and random helpers the kernel and the starting state are built from."""
+"""The vector and noise helpers the kernel and the starting state are built from.
+
+(The random streams themselves are tested in test_engine_random.py.)
+"""
 
 import numpy as np
 import pytest
@@ -11,11 +14,6 @@ def transport_rows(vectors, old, new):
     return np.array(
         [kernel.transport(*v, *a, *b) for v, a, b in zip(vectors, old, new, strict=True)]
     )
-
-
-def stream(seed, agent, step):
-    """The kernel's random stream key for (seed, agent, step), as a numpy uint64."""
-    return np.uint64(kernel.stream_key(np.uint64(kernel.agent_key(np.uint64(seed), agent)), step))
 
 
 def test_normalize_never_returns_nan_for_zero_rows():
@@ -57,30 +55,6 @@ def test_transport_handles_exact_reversal(axis):
 def test_minimal_rotation_leaves_the_rotation_axis_alone():
     moved = kernel.transport(0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
     np.testing.assert_allclose(moved, (0.0, 0.0, 1.0), atol=1e-15)
-
-
-def test_random_draws_in_the_unit_ball_are_uniform_in_volume():
-    keys = [stream(99, agent, 0) for agent in range(100_000)]
-    points = np.array([kernel.in_unit_ball(k) for k in keys])
-    r = lengths(points)
-    assert r.max() <= 1.0
-    # Uniform in a ball: P(r < 1/2) = 1/8 and E[r] = 3/4; a cube or a normalised Gaussian
-    # of random length would give other values.
-    assert abs(np.mean(r < 0.5) - 0.125) < 0.006
-    assert abs(r.mean() - 0.75) < 0.006
-    assert np.all(np.abs(points.mean(axis=0)) < 0.01)
-
-
-def test_uniform_draws_are_independent_across_agents_steps_and_draws():
-    grid = np.array([[kernel.uniform(stream(5, a, s), 0) for s in range(200)] for a in range(200)])
-    assert 0.0 <= grid.min() and grid.max() < 1.0
-    assert abs(grid.mean() - 0.5) < 0.01
-    # Neighbouring agents, steps and draws must not be correlated.
-    assert abs(np.corrcoef(grid[:-1].ravel(), grid[1:].ravel())[0, 1]) < 0.02
-    assert abs(np.corrcoef(grid[:, :-1].ravel(), grid[:, 1:].ravel())[0, 1]) < 0.02
-    key = stream(5, 0, 0)
-    draws = np.array([kernel.uniform(key, d) for d in range(40_000)])
-    assert abs(np.corrcoef(draws[:-1], draws[1:])[0, 1]) < 0.02
 
 
 def test_gradient_noise_is_smooth_and_zero_on_the_lattice():

@@ -1,9 +1,15 @@
-"""The package's layers depend one way only: engine <- scene <- render <- app <- cli.
+"""Every module of wander3d/ sits in a layer, and layers import only the layers they build on.
 
-The engine and the scene layer must run where there is no display: they never import Qt,
-vispy or anything of the layers above them. Checked two ways: statically, from every import
-statement under wander3d/ (including imports inside functions), and at run time, by looking at
-sys.modules in a fresh interpreter after the headless commands ran.
+The layers, from the bottom: engine <- scene <- render <- app <- cli, with headless helpers
+beside them (LAYERS below). The engine and the scene layer must run where there is no display:
+they never import Qt, vispy or anything of the layers above them. Checked two ways:
+statically, from every import statement under wander3d/ (including imports inside
+functions), and at run time, by looking at sys.modules in a fresh interpreter after the
+headless commands ran.
+
+To add a module or package: place it in PLACES (a new package of an existing kind usually
+needs just that line); for a new kind of layer, add a row to LAYERS saying what it may import,
+and name it in the `uses` of the layers that may import it. A module in no layer fails the test.
 """
 
 from __future__ import annotations
@@ -13,17 +19,83 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from scene_support import REPO
 
+
+@dataclass(frozen=True)
+class Layer:
+    """What a layer's modules may import, besides their own layer and the standard library.
+
+    uses: layers importable anywhere. uses_lazily: layers importable only inside functions,
+    so that importing this layer stays cheap and headless. third_party: top-level names of
+    third-party packages importable anywhere (None: any). third_party_lazily: ones importable
+    only inside functions.
+    """
+
+    uses: tuple[str, ...] = ()
+    uses_lazily: tuple[str, ...] = ()
+    third_party: tuple[str, ...] | None = ()
+    third_party_lazily: tuple[str, ...] = ()
+
+
+LAYERS: dict[str, Layer] = {
+    # The simulation: numpy and a compiled step (numba involves no display).
+    "engine": Layer(third_party=("numpy", "numba")),
+    # Scene files: loading, validation, bundled scenes. Headless.
+    "scene": Layer(uses=("engine",), third_party=("numpy",)),
+    # `wander3d` itself (wander3d/__init__.py): the public API over the engine and scenes.
+    "api": Layer(uses=("engine", "scene")),
+    # Standard-library helpers for every layer above the scene: argument types, output files.
+    "helpers": Layer(),
+    # `wander3d stats`: measures runs. Headless; matplotlib only for --plot.
+    "analysis": Layer(
+        uses=("engine", "scene", "helpers"),
+        third_party=("numpy",),
+        third_party_lazily=("matplotlib",),
+    ),
+    # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
+    "render": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy", "vispy", "imageio")),
+    # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
+    "bench": Layer(
+        uses=("engine", "scene", "helpers"),
+        uses_lazily=("render",),
+        third_party=("numpy", "numba"),
+        third_party_lazily=("vispy",),
+    ),
+    # The desktop app (Qt).
+    "app": Layer(
+        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench"),
+        third_party=None,
+    ),
+    # The command line, and `python -m wander3d`.
+    "cli": Layer(
+        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench", "app"),
+        third_party=None,
+    ),
+}
+
+#: Where every module under wander3d/ sits. A key names a module, or a package together with
+#: everything inside it; "wander3d" is the top-level __init__ only.
+PLACES: dict[str, str] = {
+    "wander3d": "api",
+    "wander3d.engine": "engine",
+    "wander3d.scene": "scene",
+    "wander3d.arguments": "helpers",
+    "wander3d.files": "helpers",
+    "wander3d.analysis": "analysis",
+    "wander3d.render": "render",
+    "wander3d.bench": "bench",
+    "wander3d.app": "app",
+    "wander3d.cli": "cli",
+    "wander3d.__main__": "cli",
+}
+
 PACKAGE = REPO / "wander3d"
-LAYERS = ("engine", "scene", "render", "app", "cli")
 GUI_MODULES = ("PyQt6", "PyQt5", "PySide6", "vispy")
-#: Third-party modules the headless layers may use. The engine's compiled step uses numba
-#: (no display involved); everything else there is numpy and the standard library.
-THIRD_PARTY_ALLOWED = {"engine": {"numpy", "numba"}, "scene": {"numpy"}}
 
 
 def module_name(path: Path) -> str:
@@ -33,13 +105,27 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(source: str, module: str, is_package: bool) -> set[str]:
-    """Absolute names of every module `source` imports (relative imports resolved)."""
+def imports_of(source: str, module: str, is_package: bool) -> dict[str, bool]:
+    """Absolute names of every module `source` imports (relative imports resolved), each
+    mapped to True when it is imported only inside functions (lazily)."""
     package = module if is_package else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    in_function = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        for inner in ast.walk(node)
+        if inner is not node
+    }
+    found: dict[str, bool] = {}
+
+    def add(name: str, node: ast.AST) -> None:
+        found[name] = found.get(name, True) and id(node) in in_function
+
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            for alias in node.names:
+                add(alias.name, node)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -47,42 +133,74 @@ def imports_of(source: str, module: str, is_package: bool) -> set[str]:
                 target = ".".join([*base, node.module] if node.module else base)
             else:
                 target = node.module or ""
-            found.add(target)
+            add(target, node)
             # `from wander3d import scene` imports the submodule wander3d.scene.
-            found.update(f"{target}.{alias.name}" for alias in node.names)
+            for alias in node.names:
+                add(f"{target}.{alias.name}", node)
     return found
 
 
-def layer_of(module: str) -> str | None:
+def place_of(module: str) -> str | None:
+    """The layer PLACES gives a module of wander3d, or None if it has none."""
+    if module == "wander3d":
+        return PLACES[module]
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+    for n in range(len(parts), 1, -1):
+        layer = PLACES.get(".".join(parts[:n]))
+        if layer is not None:
+            return layer
+    return None
 
 
-def violations(module: str, imported: set[str]) -> list[str]:
-    """Why each import of `module` breaks the layering (empty when all is well)."""
-    layer = layer_of(module)
+def layer_of_import(name: str) -> str:
+    """The layer of an imported wander3d name; a name that is no placed module is an
+    attribute of the top-level package (`from wander3d import load_scene`)."""
+    return place_of(name) or PLACES["wander3d"]
+
+
+def violations(module: str, imported: dict[str, bool]) -> list[str]:
+    """Why `module` or each of its imports breaks the layering (empty when all is well)."""
+    layer = place_of(module)
     if layer is None:
-        return []
+        return [f"{module} is in no layer: place it in PLACES at the top of this file"]
+    rules = LAYERS[layer]
     bad = []
-    for name in sorted(imported):
+    for name, lazy in sorted(imported.items()):
         top = name.split(".")[0]
         if top == "wander3d":
-            other = layer_of(name)
-            if other is not None:
-                if LAYERS.index(other) > LAYERS.index(layer):
-                    bad.append(f"{module} ({layer}) imports {name} ({other})")
-            elif layer in THIRD_PARTY_ALLOWED:
-                # The top-level package (which imports every layer) or another subpackage
-                # such as wander3d.analysis: the headless core stays self-contained.
-                bad.append(f"{module} ({layer}) imports {name}")
-        elif layer in THIRD_PARTY_ALLOWED:
-            if top not in sys.stdlib_module_names and top not in THIRD_PARTY_ALLOWED[layer]:
-                bad.append(f"{module} ({layer}) imports third-party {name}")
+            other = layer_of_import(name)
+            if other == layer or other in rules.uses:
+                continue
+            if other in rules.uses_lazily:
+                if not lazy:
+                    bad.append(f"{module} ({layer}) imports {name} ({other}) outside a function")
+                continue
+            bad.append(f"{module} ({layer}) imports {name} ({other})")
+        elif top in sys.stdlib_module_names or rules.third_party is None:
+            continue
+        elif top in rules.third_party_lazily and top not in rules.third_party:
+            if not lazy:
+                bad.append(f"{module} ({layer}) imports third-party {name} outside a function")
+        elif top not in rules.third_party:
+            bad.append(f"{module} ({layer}) imports third-party {name}")
     return bad
 
 
 def package_modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_layer_table_is_consistent():
+    for name, layer in LAYERS.items():
+        named = set(layer.uses) | set(layer.uses_lazily)
+        assert named <= set(LAYERS), (name, named - set(LAYERS))
+        assert name not in named, name
+    assert set(PLACES.values()) <= set(LAYERS)
+
+
+def test_every_module_is_in_a_layer():
+    unplaced = [module_name(p) for p in package_modules() if place_of(module_name(p)) is None]
+    assert unplaced == [], "place these in PLACES at the top of tests/test_layering.py"
 
 
 def test_layers_import_only_downwards():
@@ -107,6 +225,24 @@ def test_the_checker_catches_violations():
         "wander3d.render.e": ("from wander3d.app import window", "(app)"),
         "wander3d.app.f": ("from .. import cli", "imports wander3d.cli (cli)"),
         "wander3d.engine.g": ("from wander3d.analysis import stats", "imports wander3d.analysis"),
+        # The helpers and the top-level package.
+        "wander3d.engine.h": ("from wander3d.files import output_file", "(helpers)"),
+        "wander3d.scene.i": ("from ..arguments import positive_float", "(helpers)"),
+        "wander3d.files": ("from wander3d.engine import Simulation", "(engine)"),
+        "wander3d.arguments": ("import numpy", "third-party numpy"),
+        "wander3d": ("from wander3d.render import SimulationView", "(render)"),
+        # Analysis: headless, matplotlib only when plotting.
+        "wander3d.analysis.j": ("from wander3d.render import view", "(render)"),
+        "wander3d.analysis.k": ("import matplotlib.pyplot", "matplotlib.pyplot outside a func"),
+        "wander3d.analysis.l": ("def f():\n    from PyQt6 import QtCore", "third-party PyQt6"),
+        # Bench: render and vispy only inside functions, never the app.
+        "wander3d.bench.m": ("from wander3d.render import offscreen", "(render) outside a func"),
+        "wander3d.bench.n": ("from vispy import gloo", "third-party vispy outside a function"),
+        "wander3d.bench.o": ("def f():\n    from wander3d.app import main", "(app)"),
+        # Render: no Qt.
+        "wander3d.render.p": ("from PyQt6 import QtWidgets", "third-party PyQt6"),
+        # A module nobody placed.
+        "wander3d.sweep.grid": ("import math", "wander3d.sweep.grid is in no layer"),
     }
     for module, (code, expected) in cases.items():
         found = violations(module, imports_of(code, module, is_package=False))
@@ -117,9 +253,23 @@ def test_the_checker_catches_violations():
         "wander3d.engine.n": "from .params import METHODS\nimport numpy as np",
         "wander3d.app.o": "from wander3d.render import view\nfrom PyQt6 import QtWidgets",
         "wander3d.cli": "from wander3d.app import run_app\nimport argparse",
+        "wander3d.__main__": "from wander3d.cli import main",
+        "wander3d": "from wander3d.engine import Simulation\nfrom wander3d.scene import load_scene",
+        "wander3d.analysis.q": (
+            "from wander3d.files import output_file\nimport numpy as np\n"
+            "def plot():\n    import matplotlib.pyplot as plt"
+        ),
+        "wander3d.bench.r": (
+            "from wander3d.engine import Simulation\n"
+            "def frames():\n    from vispy import gloo\n    from ..render import offscreen"
+        ),
+        "wander3d.render.s": "from wander3d.files import output_file\nimport vispy.scene",
     }
     for module, code in ok.items():
         assert violations(module, imports_of(code, module, is_package=False)) == [], module
+    # A name imported both at import time and inside a function counts as imported eagerly.
+    twice = "def f():\n    import vispy\nimport vispy"
+    assert violations("wander3d.bench.t", imports_of(twice, "wander3d.bench.t", False))
 
 
 def test_headless_commands_never_load_qt_or_vispy(tmp_path):
