@@ -146,12 +146,12 @@ def main(args: argparse.Namespace) -> int:
     except ExportError as e:
         raise CliError(str(e)) from None
     chunk = _chunk_samples(n, samples)
-    need = memory_bytes(out, samples, n) + chunk * n * 3 * 4 * 3
+    need = memory_bytes(out, samples, n, chunk)
     budget, why = memory_budget()
     if need > budget:
         raise CliError(
-            f"the {suffix} trajectory would need {format_bytes(need)} ({samples:,} samples of "
-            f"{n:,} agents), more than the {format_bytes(budget)} allowed ({why}); use a larger "
+            f"the trajectory would need {format_bytes(need)} as {suffix} ({samples:,} samples "
+            f"of {n:,} agents), more than the {format_bytes(budget)} allowed ({why}); use a larger "
             "--sample-every, fewer --seconds"
             + (", or .parquet or .csv, which stream to disk" if suffix in (".glb", ".npz") else "")
         )

@@ -65,19 +65,25 @@ def writer_class(path: Path) -> type:
     return NpzWriter
 
 
-def memory_bytes(path: Path, samples: int, agents: int) -> int:
-    """About the memory writing this file takes beyond one chunk: 0 for the streamed formats,
-    the whole run for .glb and .npz."""
+#: Bytes per row of a chunk in flight: the float32 samples (36) and the Arrow batch built from
+#: them with its encoding buffers.
+CHUNK_BYTES_PER_ROW = 36 + 100
+
+
+def memory_bytes(path: Path, samples: int, agents: int, chunk_samples: int) -> int:
+    """About the most memory writing this file takes: a chunk in flight for the streamed
+    formats, the whole run as well for .glb and .npz."""
     suffix = check_format(path)
+    chunk = chunk_samples * agents * CHUNK_BYTES_PER_ROW
     if suffix == ".glb":
         from .gltf import memory_bytes as glb_bytes
 
-        return glb_bytes(samples, agents)
+        return chunk + glb_bytes(samples, agents)
     if suffix == ".npz":
         from .npz import BYTES_PER_AGENT_SAMPLE
 
-        return samples * agents * BYTES_PER_AGENT_SAMPLE
-    return 0
+        return chunk + samples * agents * BYTES_PER_AGENT_SAMPLE
+    return chunk
 
 
 __all__ = [
