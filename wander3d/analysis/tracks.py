@@ -1,10 +1,12 @@
 """Tracks from anywhere as `Samples`: `wander3d stats --tracks FILE`.
 
 A CSV or Parquet long table, one row per particle per fix: `particle` (any id), `t` (s) or
-`frame` with a time step, `x`, `y` and optionally `z` (2D tracks lie in the plane z = 0),
-optionally `vx, vy, vz` (units/s) and `group` (a name). Each track is resampled by linear
-interpolation to a fixed interval from its own first fix; tracks of different durations are
-all cut to the shortest, because the metrics take (T, n, 3) arrays. Headings are the velocity's
+`frame` with a time step, `x`, `y` and optionally `z` (+y up), optionally `vx, vy, vz`
+(units/s) and `group` (a name). 2D tracks (no `z`) lie in the horizontal plane: (x, y) becomes
+(x, 0, -y), seen from above as drawn on paper, so their turn angles are the usual 2D ones.
+Each track is resampled by linear interpolation to a fixed interval from its own first fix;
+tracks of different durations are all cut to the shortest, because the metrics take (T, n, 3)
+arrays. Headings are the velocity's
 direction: the vx, vy, vz columns when present, else central differences of the resampled
 positions (one-sided at the ends); while a particle is at rest its heading is its last
 direction of motion.
@@ -116,6 +118,17 @@ def _floats(table, name: str, path: Path) -> Array:
     return values
 
 
+def _vectors(table, names: tuple[str, str, str], path: Path) -> Array:
+    """Three columns as (rows, 3) float64 in wander3d's axes (+y up). Without the third,
+    the tracks are 2D and lie in the horizontal plane, seen from above as drawn: (x, y)
+    becomes (x, 0, -y), so that an anticlockwise turn on paper is a positive turn angle."""
+    a, b, c = names
+    if c in table.column_names:
+        return np.stack([_floats(table, name, path) for name in names], axis=1)
+    x, y = _floats(table, a, path), _floats(table, b, path)
+    return np.stack([x, np.zeros_like(x), -y], axis=1)
+
+
 def _ids(table, name: str, path: Path) -> tuple[Array, Array]:
     """(distinct values, index of each row's value) of an id column (numbers or text)."""
     import pyarrow.compute as pc
@@ -158,15 +171,8 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
         raise TracksError(f"{path}: no column 't' or 'frame' (its columns: {columns})")
     if len(times) == 0:
         raise TracksError(f"{path}: no rows")
-    xyz = [_floats(table, a, path) if a in names else np.zeros(len(times)) for a in "xyz"]
-    positions = np.stack(xyz, axis=1)
-    velocities = None
-    if {"vx", "vy"} <= names:
-        v = [
-            _floats(table, a, path) if a in names else np.zeros(len(times))
-            for a in ("vx", "vy", "vz")
-        ]
-        velocities = np.stack(v, axis=1)
+    positions = _vectors(table, ("x", "y", "z"), path)
+    velocities = _vectors(table, ("vx", "vy", "vz"), path) if {"vx", "vy"} <= names else None
     particles, particle_of = _ids(table, "particle", path)
     if "group" in names:
         group_names, group_of_row = _ids(table, "group", path)
@@ -217,9 +223,12 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
     labels, group_rank = _group_labels(group_names, track_group, record, path)
     tracks = np.lexsort((np.arange(len(particles)), group_rank))
     targets = first[tracks][None, :] + np.arange(count)[:, None] * interval  # (T, n)
-    p = _resample(t, positions[order], starts[tracks], ends[tracks], targets)
+    column = np.empty(len(particles), dtype=np.int64)
+    column[tracks] = np.arange(len(particles))
+    blocks = (t, column[pid], starts[tracks], ends[tracks], targets)
+    p = _resample(blocks[0], positions[order], *blocks[1:])
     if velocities is not None:
-        v = _resample(t, velocities[order], starts[tracks], ends[tracks], targets)
+        v = _resample(blocks[0], velocities[order], *blocks[1:])
     else:
         v = np.gradient(p, interval, axis=0)
     speeds = np.sqrt(np.einsum("tni,tni->tn", v, v))
@@ -269,28 +278,32 @@ def _group_labels(
     return labels, ranks[track_group]
 
 
-def _resample(t: Array, values: Array, starts: Array, ends: Array, targets: Array) -> Array:
+def _resample(
+    t: Array, values: Array, row_track: Array, starts: Array, ends: Array, targets: Array
+) -> Array:
     """Linear interpolation of each track's (rows, k) values at its target times.
 
-    t, values: all rows in (track, time) order; starts, ends: each track's rows (n,);
+    t, values: the rows, each track's a contiguous block in time order; row_track: the
+    column of `targets` each row's track has; starts, ends: each column's track's rows (n,);
     targets: (T, n) times within each track's span. Returns (T, n, k) float64. A target within
     _TIME_TOLERANCE of the gap from a fix gets that fix's value exactly.
     """
     count, n = targets.shape
-    track_of_row = np.repeat(np.arange(n), ends - starts)
-    track_of_target = np.tile(np.arange(n), count)
     wanted = targets.ravel()
-    # Merge fixes and targets in (track, time) order, fixes first at equal times: the fixes
-    # before a target in that order are its track's start plus its fixes at or before it.
-    track = np.concatenate([track_of_row, track_of_target])
+    # Merge fixes and targets in (column, time) order, fixes first at equal times: the fixes
+    # before a target in that order are those of the columns before its own (`before`) and
+    # its track's fixes at or before it.
+    track = np.concatenate([row_track, np.tile(np.arange(n), count)])
     time = np.concatenate([t, wanted])
     kind = np.concatenate([np.zeros(len(t), np.int8), np.ones(len(wanted), np.int8)])
     merged = np.lexsort((kind, time, track))
     fixes_before = np.cumsum(kind[merged] == 0)
-    left = np.empty(len(wanted), dtype=np.int64)
     is_target = kind[merged] == 1
-    left[merged[is_target] - len(t)] = fixes_before[is_target] - 1
-    left = left.reshape(count, n)
+    at_or_before = np.empty(len(wanted), dtype=np.int64)
+    at_or_before[merged[is_target] - len(t)] = fixes_before[is_target]
+    length = ends - starts
+    before = np.concatenate([[0], np.cumsum(length)[:-1]])
+    left = starts[None, :] + at_or_before.reshape(count, n) - before[None, :] - 1
     left = np.clip(left, starts[None, :], np.maximum(ends - 2, starts)[None, :])
     right = np.minimum(left + 1, ends[None, :] - 1)
     t_left, t_right = t[left], t[right]
