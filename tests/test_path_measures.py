@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import tidynamics
 
-from wander3d.analysis import metrics
+from wander3d.analysis import METRICS_HELP, metrics
 
 
 def correlated_random_walk(
@@ -62,7 +62,15 @@ def test_turn_and_lift_angles_of_a_helix():
     _, lift, _ = metrics.horizontal_turn_and_lift(p)
     np.testing.assert_allclose(lift[:, 0], [0.0, -45.0, 0.0], atol=1e-9)
     counts = metrics.angle_histogram(lift, np.ones_like(lift, dtype=bool))
-    assert counts.sum() == 3 and counts[metrics.ANGLE_BINS // 2 - 9] == 1  # [-45, -40)
+    edges = np.linspace(-180, 180, metrics.ANGLE_BINS + 1)
+    assert counts.sum() == 3
+    assert counts[np.searchsorted(edges, -45.0, side="right") - 1] == 1
+    assert counts[np.searchsorted(edges, 0.0, side="right") - 1] == 2
+
+
+def test_the_help_states_the_angle_bins():
+    width = 360 // metrics.ANGLE_BINS
+    assert f"in {width} deg\n                bins from -180 to 180" in METRICS_HELP
 
 
 def test_msd_matches_tidynamics_on_random_walks():

@@ -353,8 +353,8 @@ def wall_contact(positions: Array, low: Array, high: Array, margin: float) -> fl
 
 #: Steps shorter than this (units) have no direction: no turning angle is defined at them.
 STEP_MIN_LENGTH = 1e-9
-#: Bins of the turn and lift angle distributions (degrees, edges from -180 to 180).
-ANGLE_BINS = 72
+#: Bins of the turn and lift angle distributions (edges from -180 to 180 deg: 1 deg each).
+ANGLE_BINS = 360
 
 
 def steps(positions: Array) -> Array:

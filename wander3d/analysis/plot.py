@@ -45,6 +45,8 @@ def write_plot(
     try:
         _draw(fig, axes[0], report, curves, colors)
         _draw_path(axes[1], report, curves, colors)
+        fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
         fig.savefig(out, format="png", facecolor=_BACKGROUND)
     finally:
         plt.close(fig)
@@ -123,8 +125,6 @@ def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
         legend.get_frame().set_alpha(0.85)
     for ax in (heading_ax, axis_ax):
         ax.set_xlim(0.0, axes_limit(curves))
-    fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
 
 
 def _draw_path(axes, report: StatsReport, curves, colors) -> None:
@@ -148,9 +148,14 @@ def _draw_path(axes, report: StatsReport, curves, colors) -> None:
             share = counts / max(int(counts.sum()), 1)
             ax.stairs(share, c.angle_edges, color=color, linewidth=1.8,
                       label=_label(g.name, g.method))  # fmt: skip
-        _style(ax, "angle (deg)", "share of step pairs per bin", heading)
+        # Most turns between samples are a few degrees, wall bounces up to 180: a scale that
+        # is linear within 1 degree and logarithmic beyond shows both, and a log share
+        # shows the rare large turns beside the common small ones.
+        _style(ax, "angle (deg, symmetric log scale)", "share of step pairs per 1 deg bin",
+               heading)  # fmt: skip
+        ax.set_xscale("symlog", linthresh=1.0)
         ax.set_xlim(-180.0, 180.0)
-        ax.set_ylim(bottom=0.0)
+        ax.set_yscale("log")
     for ax in axes:
         legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                            labelcolor=_FOREGROUND, loc="best")  # fmt: skip

@@ -80,7 +80,7 @@ depend on Ts: a path looks straighter sampled more often.
                 (Benhamou 2004).
   turn / lift   distributions of the horizontal turn angle (change of the step's
   angles        azimuth atan2(s_x, s_z), + anticlockwise seen from above) and the lift
-                angle (change of its elevation above the horizontal, +y up), in 5 deg
+                angle (change of its elevation above the horizontal, +y up), in 1 deg
                 bins from -180 to 180 (--json and --plot).
 
 External tracks (--tracks) have no known enclosure unless they were written by 'wander3d

@@ -45,6 +45,7 @@ DESCRIPTION = (
         "on stderr. With --out, save the agents' positions and velocities, sampled every "
         "--sample-every steps or at --sample-rate, in the format the extension names:",
         width=88,
+        break_on_hyphens=False,
     )
     + "\n\n"
     + _FORMAT_LINES
@@ -58,12 +59,13 @@ DESCRIPTION = (
         "every sample) and the box, for Blender or three.js; it and .npz keep the whole run "
         "in memory until written.",
         width=88,
+        break_on_hyphens=False,
     )
 )
 EPILOG = (
     "examples:\n"
     "  wander3d run compare --seconds 60 --sample-rate 10 --out compare.parquet\n"
-    "  wander3d run swarm --seconds 20 --sample-rate 30 --out swarm.glb\n"
+    "  wander3d run compare --seconds 20 --sample-rate 30 --out compare.glb\n"
     "  wander3d run --replay compare.parquet --out again.csv"
 )
 
