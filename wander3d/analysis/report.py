@@ -146,7 +146,7 @@ def _path_cells(g: GroupStats) -> list[str]:
         f"{g.persistence_length:.4g}" if math.isfinite(g.persistence_length) else "n/a",
         _fixed(g.msd_slope, 2),
         _fixed(g.crw_msd_slope, 2),
-        f"{g.sinuosity:.3g}" if math.isfinite(g.sinuosity) else "n/a",
+        f"{g.sinuosity:#.3g}" if math.isfinite(g.sinuosity) else "n/a",
         _fixed(g.straightness, 3),
     ]
 
