@@ -122,6 +122,7 @@ class GlbWriter:
         times = (np.arange(t) * record.sample_interval).astype(np.float32)
         quats = rotations(self._headings)
         del self._headings
+        first_turns = quats[:, 0]  # the pose before the animation plays
         cone_vertices, cone_indices = cone(CONE_LENGTH * float(np.max(high - low)))
         box_vertices, box_indices = box_lines(low, high)
 
@@ -243,6 +244,7 @@ class GlbWriter:
                     name=f"{scene.groups[group].name} {agent}",
                     mesh=group,
                     translation=self._positions[agent, 0].tolist(),
+                    rotation=first_turns[agent].tolist(),
                 )
             )
             for target, output in (("translation", moves), ("rotation", turns)):
