@@ -143,6 +143,7 @@ def test_tracks_of_different_lengths_are_cut_to_the_shortest(tmp_path, capsys):
     assert main(["stats", "--tracks", str(tmp_path / "mixed.csv")]) == 0
     captured = capsys.readouterr()
     assert "all cut to the shortest" in captured.err
+    assert "straight lines" not in captured.err  # fixes come 20 to 40 times a second
     assert "3 tracks, 11" in captured.out.splitlines()[0]
 
 
@@ -186,6 +187,13 @@ def test_bad_requests(tmp_path, capsys, args, message):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+def test_sampling_faster_than_the_fixes_is_pointed_out(tmp_path, capsys):
+    rows = circles(particles=2)
+    write_csv(tmp_path / "npcs.csv", rows)
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--sample-rate", "60"]) == 0
+    assert "the samples between fixes lie on straight lines" in capsys.readouterr().err
 
 
 def test_tracks_plot(tmp_path, capsys):

@@ -209,7 +209,7 @@ def group_stats(
     minutes = (t - 1) * dt / 60.0
     mean_step = path["length"] / path["steps"]
     mean_step_sq = path["square"] / path["steps"]
-    mean_cos = path["cos"] / path["pairs"] if path["pairs"] else np.nan
+    mean_cos = path["cos"] / path["pairs"] if path["pairs"] else math.nan
     lag_times = np.arange(lags + 1) * dt
     msd = msd_num / msd_den
     crw = metrics.crw_msd(np.arange(lags + 1), mean_step, mean_step_sq, mean_cos)
@@ -230,7 +230,7 @@ def group_stats(
         wall_contact=in_band / (t * n) if math.isfinite(samples.margin) else math.nan,
         mean_step=mean_step,
         mean_cos_turn=float(mean_cos),
-        persistence_length=metrics.persistence_length(mean_step, mean_cos),
+        persistence_length=float(metrics.persistence_length(mean_step, mean_cos)),
         msd_slope=metrics.log_log_slope(lag_times, msd),
         crw_msd_slope=metrics.log_log_slope(lag_times, crw),
         sinuosity=metrics.sinuosity(mean_step, mean_step_sq, mean_cos),

@@ -52,7 +52,8 @@ class Tracks:
     groups:     a name and method per group, in the samples' order;
     plan:       the sampling (steps_per_sample is the run's, or 1 for foreign tracks);
     record:     the run record if `wander3d run` wrote the file, else None;
-    cut:        True if some tracks were longer than the shortest and were cut.
+    cut:        True if some tracks were longer than the shortest and were cut;
+    fix_interval: the median time between consecutive fixes of a track (s).
     """
 
     samples: Samples
@@ -60,6 +61,7 @@ class Tracks:
     plan: SamplePlan
     record: Provenance | None
     cut: bool
+    fix_interval: float
 
 
 def _read_table(path: Path, numeric: tuple[str, ...]):
@@ -257,7 +259,15 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
         margin=margin,
     )
     groups = tuple(g for g, k in zip(labels, keep, strict=True) if k)
-    return Tracks(samples=samples, groups=groups, plan=plan, record=record, cut=cut)
+    gaps = np.diff(t)[pid[1:] == pid[:-1]]
+    return Tracks(
+        samples=samples,
+        groups=groups,
+        plan=plan,
+        record=record,
+        cut=cut,
+        fix_interval=float(np.median(gaps)),
+    )
 
 
 def _group_labels(

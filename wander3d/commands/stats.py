@@ -199,6 +199,13 @@ def _measure_tracks(args: argparse.Namespace) -> int:
                 f"{tracks.plan.seconds:g} s",
                 file=sys.stderr,
             )
+        if tracks.fix_interval > 1.5 * tracks.plan.interval:
+            print(
+                f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
+                f"sampled every {tracks.plan.interval:.3g} s: the samples between fixes lie "
+                "on straight lines; a lower --sample-rate measures the tracks themselves",
+                file=sys.stderr,
+            )
         record = tracks.record
         report = _report(
             tracks.samples,
