@@ -22,7 +22,8 @@ class NpzWriter:
     positions, velocities: (T, N, 3) float32, units and units/s; times: (T,) s;
     steps: (T,) step numbers; group_index: (N,); group_names, group_colors: (G,) str;
     bounds: (2, 3) box min and max; dt: s per step; seed; scene_name; scene_text: the TOML;
-    wander3d_version. The samples are kept in memory until `finish` writes them.
+    wander3d_version; run_steps: steps the run took. The samples are kept in memory until
+    `finish` writes them.
     """
 
     def __init__(self, path: Path, scene: Scene, provenance: Provenance) -> None:
@@ -55,6 +56,7 @@ class NpzWriter:
             "scene_name": np.array(scene.name),
             "scene_text": np.array(record.scene_text),
             "wander3d_version": np.array(record.wander3d_version),
+            "run_steps": np.int64(record.steps),
         }
         with open(self._path, "wb") as out:
             np.savez(out, **arrays)

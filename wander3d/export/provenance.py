@@ -184,7 +184,7 @@ def _npz_provenance(path: Path) -> Provenance | None:
                 dt=float(data["dt"]),
                 steps_per_sample=every,
                 samples=len(steps),
-                steps=int(steps[-1]),
+                steps=int(data["run_steps"]) if "run_steps" in data.files else int(steps[-1]),
                 wander3d_version=str(data["wander3d_version"])
                 if "wander3d_version" in data.files
                 else "unknown",
