@@ -28,7 +28,16 @@ GROUP_KEYS = {
     "persistence_is_lower_bound",
     "coverage_fraction",
     "wall_contact_fraction",
+    "mean_step_units",
+    "mean_cos_turn",
+    "persistence_length_units",
+    "msd_slope",
+    "crw_msd_slope",
+    "sinuosity_per_sqrt_unit",
+    "straightness",
+    "curves",
 }
+CURVE_KEYS = {"lags_s", "msd_units2", "crw_msd_units2", "turn_angle_counts", "lift_angle_counts"}
 
 
 def wander3d(*args: str) -> subprocess.CompletedProcess[str]:
@@ -64,6 +73,14 @@ def test_json_has_every_group_and_nothing_else_on_stdout():
         assert 0.0 <= g["coverage_fraction"] <= 1.0
         assert 0.0 <= g["wall_contact_fraction"] <= 1.0
         assert g["mean_speed_units_per_s"] > 0
+        assert set(g["curves"]) == CURVE_KEYS
+        curves = g["curves"]
+        assert len(curves["msd_units2"]) == len(curves["lags_s"])
+        bins = len(doc["angle_bin_edges_deg"]) - 1
+        assert len(curves["turn_angle_counts"]) == len(curves["lift_angle_counts"]) == bins
+        # Every pair of consecutive steps (all of them move) has a turn and a lift angle.
+        pairs = (doc["samples"] - 2) * g["agents"]
+        assert sum(curves["turn_angle_counts"]) == sum(curves["lift_angle_counts"]) == pairs
     assert doc["sample_rate_hz"] == pytest.approx(10.0, rel=1e-3)
     assert doc["seconds"] == pytest.approx(3.0, rel=1e-3)
     assert doc["scene"] == scene.name
@@ -84,8 +101,16 @@ def test_table_and_plot(tmp_path, capsys):
         assert header in lines[1]
     for unit in ("units/s", "deg/s", "deg/s^2", "/agent/min"):
         assert unit in lines[2]
-    rows = [line.split() for line in lines[3:]]
-    assert [r[:2] for r in rows] == [[m, m] for m in ("sphere", "angle", "noise", "seek", "random")]
+    methods = ["sphere", "angle", "noise", "seek", "random"]
+    rows = [line.split() for line in lines[3:8]]
+    assert [r[:2] for r in rows] == [[m, m] for m in methods]
+    assert all(len(r) == 10 for r in rows)
+    # The path measures follow after a blank line, in the same layout.
+    assert lines[8] == ""
+    for header in ("cos turn", "persist len", "MSD slope", "sinuosity", "straightness"):
+        assert header in lines[9]
+    rows = [line.split() for line in lines[11:]]
+    assert [r[:2] for r in rows] == [[m, m] for m in methods]
     assert all(len(r) == 10 for r in rows)
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000

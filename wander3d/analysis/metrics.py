@@ -302,7 +302,9 @@ def cell_indices(positions: Array, low: Array, high: Array, cells: int) -> Array
     p = _f64(positions).reshape(-1, 3)
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
-    ijk = np.floor((p - low) / (high - low) * cells).astype(np.int64)
+    # An axis without extent (flat 2D tracks) is one cell thick: everything is in cell 0.
+    span = np.where(high > low, high - low, 1.0)
+    ijk = np.floor((p - low) / span * cells).astype(np.int64)
     # Points exactly on the high walls belong to the last cell.
     np.clip(ijk, 0, cells - 1, out=ijk)
     return (ijk[:, 0] * cells + ijk[:, 1]) * cells + ijk[:, 2]
@@ -342,3 +344,154 @@ def wall_contact(positions: Array, low: Array, high: Array, margin: float) -> fl
     """
     band = in_wall_band(positions, low, high, margin)
     return float(band.mean()) if band.size else 0.0
+
+
+# -------------------------------------------------------- movement-ecology measures of the path
+# These read positions only, sampled every `interval` seconds, as animal-tracking data are: the
+# steps are the displacements s_k = p_{k+1} - p_k between consecutive samples (fixes), so they
+# apply unchanged to anyone's tracks. Every one depends on the sample interval.
+
+#: Steps shorter than this (units) have no direction: no turning angle is defined at them.
+STEP_MIN_LENGTH = 1e-9
+#: Bins of the turn and lift angle distributions (edges from -180 to 180 deg: 1 deg each).
+ANGLE_BINS = 360
+
+
+def steps(positions: Array) -> Array:
+    """Displacements between consecutive samples, s_k = p_{k+1} - p_k: (T, n, 3) -> (T-1, n, 3)."""
+    p = _f64(positions)
+    return p[1:] - p[:-1]
+
+
+def step_turn_cosines(positions: Array) -> tuple[Array, Array]:
+    """cos of the 3D turning angle between consecutive steps, and where it is defined.
+
+    Returns (cos (T-2, n), defined (T-2, n) bool): cos = s_k . s_{k+1} / (|s_k| |s_{k+1}|),
+    defined where both steps are longer than STEP_MIN_LENGTH (0 elsewhere).
+    """
+    s = steps(positions)
+    length = np.sqrt(_dot(s, s))
+    defined = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
+    denominator = np.where(defined, length[:-1] * length[1:], 1.0)
+    return np.where(defined, _dot(s[:-1], s[1:]) / denominator, 0.0), defined
+
+
+def horizontal_turn_and_lift(positions: Array) -> tuple[Array, Array, Array]:
+    """Turn and lift angles (deg) between consecutive steps, +y up: ((T-2, n),) * 2 and defined.
+
+    Each step's direction is split into an azimuth psi = atan2(s_x, s_z) (in the horizontal
+    plane) and an elevation theta = atan2(s_y, hypot(s_x, s_z)) (above the horizontal). The turn
+    angle is psi_{k+1} - psi_k wrapped into [-180, 180) (positive: anticlockwise seen from
+    above, a positive rotation about +y); the lift angle is theta_{k+1} - theta_k, in
+    (-180, 180). Defined where both steps are longer than STEP_MIN_LENGTH; the turn angle of a
+    vertical step has no meaning (its azimuth is arbitrary) and is counted with the others.
+    """
+    s = steps(positions)
+    horizontal = np.hypot(s[..., 0], s[..., 2])
+    azimuth = np.degrees(np.arctan2(s[..., 0], s[..., 2]))
+    elevation = np.degrees(np.arctan2(s[..., 1], horizontal))
+    length = np.sqrt(_dot(s, s))
+    defined = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
+    turn = (np.diff(azimuth, axis=0) + 180.0) % 360.0 - 180.0
+    lift = np.diff(elevation, axis=0)
+    return turn, lift, defined
+
+
+def angle_histogram(angles_deg: Array, defined: Array, bins: int = ANGLE_BINS) -> Array:
+    """Counts of the defined angles in `bins` equal bins from -180 to 180 deg: (bins,) ints."""
+    counts, _ = np.histogram(np.asarray(angles_deg)[defined], bins=bins, range=(-180.0, 180.0))
+    return counts
+
+
+def msd_sums(positions: Array, lags: int) -> tuple[Array, Array]:
+    """Sums behind `mean_squared_displacement`, for adding up over chunks of agents.
+
+    Returns (num, den), each (lags + 1,): num[m] = sum over agents and k of |p_{k+m} - p_k|^2,
+    den[m] = the number of such pairs, n * (T - m). Requires lags <= T - 1. Uses
+    |p_{k+m} - p_k|^2 = |p_k|^2 + |p_{k+m}|^2 - 2 p_k . p_{k+m}, the last term by FFT (as
+    tidynamics' msd does), after moving each agent's mean position to the origin so that the
+    cancellation loses no digits.
+    """
+    p = _f64(positions)
+    t, n = p.shape[:2]
+    p = p - p.mean(axis=0, keepdims=True)
+    squares = _dot(p, p)  # (T, n)
+    cumulative = np.concatenate([np.zeros((1, n)), np.cumsum(squares, axis=0)])
+    total = cumulative[-1]
+    m = np.arange(lags + 1)
+    # sum_{k=0}^{T-1-m} |p_k|^2 + sum_{k=m}^{T-1} |p_k|^2, for every lag m and agent.
+    heads = cumulative[t - m]
+    tails = total[None, :] - cumulative[m]
+    cross, _ = lagged_sums(p, np.ones((t, n), dtype=bool), lags)
+    num = (heads + tails).sum(axis=1) - 2.0 * cross
+    return np.maximum(num, 0.0), n * (t - m).astype(np.float64)
+
+
+def mean_squared_displacement(positions: Array, lags: int) -> Array:
+    """MSD(m * interval) for m = 0..lags: mean over agents and start samples k of
+    |p_{k+m} - p_k|^2 (units^2), the time-and-ensemble average trackpy's `emsd` computes for
+    tracks of equal length. (T, n, 3) -> (lags + 1,)."""
+    num, den = msd_sums(positions, lags)
+    return num / den
+
+
+def log_log_slope(lags_s: Array, msd: Array, points: int = 20) -> float:
+    """Least-squares slope of log MSD against log lag, over `points` log-spaced lags.
+
+    The lags are the rounded, distinct members of geomspace(1, L, points) sample lags (so short
+    and long lags weigh alike); lag 0 and non-positive MSDs are left out. 2 is ballistic (a
+    straight line), 1 diffusive (a random walk), 0 confined. NaN with fewer than 2 lags.
+    """
+    last = len(msd) - 1
+    if last < 2:
+        return math.nan
+    idx = np.unique(np.rint(np.geomspace(1, last, points)).astype(np.int64))
+    x, y = np.asarray(lags_s)[idx], np.asarray(msd)[idx]
+    ok = (x > 0) & (y > 0) & np.isfinite(y)
+    if ok.sum() < 2:
+        return math.nan
+    return float(np.polyfit(np.log(x[ok]), np.log(y[ok]), 1)[0])
+
+
+def crw_msd(lag_samples: Array, mean_step: float, mean_step_sq: float, mean_cos: float) -> Array:
+    """The correlated random walk's MSD after m steps (units^2), Kareiva & Shigesada (1983):
+
+        MSD(m) = m E[l^2] + 2 E[l]^2 c / (1 - c) * (m - (1 - c^m) / (1 - c)),
+
+    with E[l], E[l^2] the mean and mean square step length and c the mean cosine of the
+    turning angle. It assumes independent steps whose directions correlate as c^|i-j|: with a
+    mean sine of 0 in 2D, and in 3D when the turn's direction about the previous step is
+    uniform, so the same formula holds in 3D. NaN where c is not below 1.
+    """
+    m = np.asarray(lag_samples, dtype=np.float64)
+    c = mean_cos
+    if not (c < 1.0) or not math.isfinite(c):
+        return np.full(m.shape, math.nan)
+    return m * mean_step_sq + 2.0 * mean_step**2 * c / (1.0 - c) * (m - (1.0 - c**m) / (1.0 - c))
+
+
+def persistence_length(mean_step: float, mean_cos: float) -> float:
+    """P = E[l] / (1 - c) (units): the mean projection of the whole future path on the current
+    step direction, E[l] * sum_k c^k, for a correlated random walk whose step directions
+    correlate as c^k (the freely rotating chain's persistence length). NaN unless c < 1."""
+    return mean_step / (1.0 - mean_cos) if mean_cos < 1.0 else math.nan
+
+
+def sinuosity(mean_step: float, mean_step_sq: float, mean_cos: float) -> float:
+    """Benhamou's (2004) sinuosity S = 2 / sqrt(p ((1 + c) / (1 - c) + b^2)) (units^-1/2), p the
+    mean step length, b its coefficient of variation, c the mean cosine of the turning angle.
+    NaN unless p > 0 and -1 < c < 1."""
+    if not (mean_step > 0 and -1.0 < mean_cos < 1.0):
+        return math.nan
+    b2 = max(mean_step_sq / mean_step**2 - 1.0, 0.0)
+    return 2.0 / math.sqrt(mean_step * ((1.0 + mean_cos) / (1.0 - mean_cos) + b2))
+
+
+def straightness(positions: Array) -> Array:
+    """Straightness index of each agent's path: |p_{T-1} - p_0| / sum_k |s_k|, (T, n, 3) -> (n,)
+    in [0, 1]; NaN for an agent that never moved."""
+    p = _f64(positions)
+    s = steps(p)
+    path = np.sqrt(_dot(s, s)).sum(axis=0)
+    net = np.sqrt(_dot(p[-1] - p[0], p[-1] - p[0]))
+    return np.divide(net, path, out=np.full(path.shape, np.nan), where=path > 0)

@@ -1,4 +1,5 @@
-"""`wander3d stats --plot`: turn-rate distributions and autocorrelations per group, as a PNG.
+"""`wander3d stats --plot`: per group, turn-rate distributions, autocorrelations, mean squared
+displacement and turn and lift angle distributions, as a PNG.
 
 matplotlib is imported here only, with the Agg backend (no display), when a plot is asked for.
 """
@@ -26,11 +27,13 @@ def write_plot(
     curves: Sequence[GroupCurves],
     colors: Sequence[str],
 ) -> None:
-    """Draw the three panels for every group and write them to `out` as PNG.
+    """Draw the six panels for every group and write them to `out` as PNG.
 
-    Left: the distribution of per-sample turn rates (deg/s). Middle: heading autocorrelation
-    mean h_k . h_{k+l} against lag (s). Right: turning-axis autocorrelation mean u_k . u_{k+l}
-    with the 1/e line; where each curve crosses it is that group's persistence.
+    Top left: the distribution of per-sample turn rates (deg/s). Top middle: heading
+    autocorrelation mean h_k . h_{k+l} against lag (s). Top right: turning-axis autocorrelation
+    mean u_k . u_{k+l} with the 1/e line; where each curve crosses it is that group's
+    persistence. Bottom: mean squared displacement against lag on log-log axes with the
+    correlated random walk's prediction dashed; the turn and lift angle distributions.
     colors: one "#rrggbb" per group.
     """
     import matplotlib
@@ -38,9 +41,12 @@ def write_plot(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(16, 5.2), dpi=110, facecolor=_BACKGROUND)
+    fig, axes = plt.subplots(2, 3, figsize=(16, 10.4), dpi=110, facecolor=_BACKGROUND)
     try:
-        _draw(fig, axes, report, curves, colors)
+        _draw(fig, axes[0], report, curves, colors)
+        _draw_path(axes[1], report, curves, colors)
+        fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
         fig.savefig(out, format="png", facecolor=_BACKGROUND)
     finally:
         plt.close(fig)
@@ -119,8 +125,41 @@ def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
         legend.get_frame().set_alpha(0.85)
     for ax in (heading_ax, axis_ax):
         ax.set_xlim(0.0, axes_limit(curves))
-    fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+
+
+def _draw_path(axes, report: StatsReport, curves, colors) -> None:
+    msd_ax, turn_ax, lift_ax = axes
+    groups = report.groups
+    for g, c, color in zip(groups, curves, colors, strict=True):
+        label = f"{_label(g.name, g.method)}: slope {g.msd_slope:.2f} (CRW {g.crw_msd_slope:.2f})"
+        msd_ax.plot(c.lags[1:], c.msd[1:], color=color, linewidth=1.8, label=label)
+        msd_ax.plot(c.lags[1:], c.crw_msd[1:], color=color, linewidth=1.2, linestyle="--")
+    _style(msd_ax, "lag (s, log scale)", "MSD (units^2, log scale)",
+           "Mean squared displacement (dashed: CRW prediction)")  # fmt: skip
+    msd_ax.set_xscale("log")
+    msd_ax.set_yscale("log")
+
+    for ax, name, heading in (
+        (turn_ax, "turn_counts", "Horizontal turn angle between steps"),
+        (lift_ax, "lift_counts", "Lift angle (change of elevation) between steps"),
+    ):
+        for g, c, color in zip(groups, curves, colors, strict=True):
+            counts = getattr(c, name)
+            share = counts / max(int(counts.sum()), 1)
+            ax.stairs(share, c.angle_edges, color=color, linewidth=1.8,
+                      label=_label(g.name, g.method))  # fmt: skip
+        # Most turns between samples are a few degrees, wall bounces up to 180: a scale that
+        # is linear within 1 degree and logarithmic beyond shows both, and a log share
+        # shows the rare large turns beside the common small ones.
+        _style(ax, "angle (deg, symmetric log scale)", "share of step pairs per 1 deg bin",
+               heading)  # fmt: skip
+        ax.set_xscale("symlog", linthresh=1.0)
+        ax.set_xlim(-180.0, 180.0)
+        ax.set_yscale("log")
+    for ax in axes:
+        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
+        legend.get_frame().set_alpha(0.85)
 
 
 def axes_limit(curves: Sequence[GroupCurves]) -> float:

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .metrics import ABOUT_TURN_ANGLE_DEG, ABOUT_TURN_WINDOW_S
+import numpy as np
+
+from .metrics import ABOUT_TURN_ANGLE_DEG, ABOUT_TURN_WINDOW_S, ANGLE_BINS
 from .sampling import SamplePlan
-from .stats import COVERAGE_CELLS, GroupStats
+from .stats import COVERAGE_CELLS, GroupCurves, GroupStats
 
 #: What every number of `wander3d stats` means. Shown by `wander3d stats --help` and copied
 #: into the README's "Path statistics" section. The numbers in it (10 Hz, 150 deg, 2 s, 20 s,
@@ -46,20 +48,62 @@ the group and all samples. angle(a, b) = atan2(|a x b|, a . b).
   coverage      share of the enclosure's 16 x 16 x 16 equal cells (the box's
                 proportions) that some agent of the group was in at some sample (%).
   wall contact  share of agent-samples within the margin band of any wall, i.e. closer
-                than the enclosure's margin to a face of the box (%)."""
+                than the enclosure's margin to a face of the box (%).
+
+Path measures of movement ecology, from positions only, as for animal tracks: the steps
+are the displacements s_k = p_k+1 - p_k between samples (length l_k), and the turning
+angle a_k = angle(s_k, s_k+1) is in 3D (steps shorter than 1e-9 units left out). All
+depend on Ts: a path looks straighter sampled more often.
+
+  step          mean step length E[l] (units): the distance covered per sample.
+  cos turn      c = mean of cos a_k, the mean cosine of the turning angle (1: straight).
+  persist len   persistence length P = E[l] / (1 - c) (units): the mean projection of
+                the whole future path on the current direction, E[l] (1 + c + c^2 + ...),
+                for a correlated random walk (CRW) whose step directions correlate as
+                c^k (the freely rotating chain's persistence length).
+  MSD slope     slope of log MSD against log lag, the MSD at lag m Ts being the mean
+                of |p_k+m - p_k|^2 over agents and k (what trackpy's emsd computes),
+                fitted over 20 log-spaced lags from Ts to 20 s (or half the run):
+                2 ballistic, 1 diffusive, towards 0 confined by the box.
+  CRW slope     the same slope of the CRW's MSD (Kareiva & Shigesada 1983), valid in
+                3D when turns are symmetric about the previous step:
+                MSD(m) = m E[l^2] + 2 E[l]^2 c/(1-c) (m - (1 - c^m)/(1-c)).
+                Below the MSD slope: turns persist longer than a CRW's; above: the box
+                or anti-persistent turns hold the path back.
+  sinuosity     Benhamou's (2004) S = 2 / sqrt(E[l] ((1 + c)/(1 - c) + b^2))
+                (units^-1/2), b = sd(l) / E[l]: the tortuosity of a random search path,
+                independent of its length (Benhamou computes it after rediscretising the
+                path to a constant step length; here the steps are the samples').
+  straightness  mean over agents of |p_last - p_first| / path length, 0..1. Caveat:
+                it falls as the path grows for any random search, so it compares only
+                paths of the same duration; it suits oriented (goal-directed) paths
+                (Benhamou 2004).
+  turn / lift   distributions of the horizontal turn angle (change of the step's
+  angles        azimuth atan2(s_x, s_z), + anticlockwise seen from above) and the lift
+                angle (change of its elevation above the horizontal, +y up), in 1 deg
+                bins from -180 to 180 (--json and --plot).
+
+External tracks (--tracks) have no known enclosure unless they were written by 'wander3d
+run': coverage then divides the tracks' bounding box, and wall contact is n/a."""
 
 
 @dataclass(frozen=True)
 class StatsReport:
-    """Everything `wander3d stats` prints: the run's description and one row per group."""
+    """Everything `wander3d stats` prints: the run's description and one row per group.
+
+    seed, dt: None for tracks that no scene made, which `tracks` (how many were read) then
+    describes; curves: each group's MSD and angle distributions, for the JSON (optional).
+    """
 
     scene: str
     source: str | None
-    seed: int
-    dt: float
+    seed: int | None
+    dt: float | None
     plan: SamplePlan
     groups: Sequence[GroupStats]
     cells: int = COVERAGE_CELLS
+    curves: Sequence[GroupCurves] | None = None
+    tracks: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +124,33 @@ _COLUMNS = (
 )
 
 
+_PATH_COLUMNS = (
+    _Column("step", "units", 8),
+    _Column("cos turn", "", 8),
+    _Column("persist len", "units", 11),
+    _Column("MSD slope", "", 9),
+    _Column("CRW slope", "", 9),
+    _Column("sinuosity", "units^-1/2", 10),
+    _Column("straightness", "", 12),
+)
+
+
+def _fixed(x: float, digits: int, scale: float = 1.0) -> str:
+    return f"{scale * x:.{digits}f}" if math.isfinite(x) else "n/a"
+
+
+def _path_cells(g: GroupStats) -> list[str]:
+    return [
+        _fixed(g.mean_step, 3),
+        _fixed(g.mean_cos_turn, 4),
+        f"{g.persistence_length:.4g}" if math.isfinite(g.persistence_length) else "n/a",
+        _fixed(g.msd_slope, 2),
+        _fixed(g.crw_msd_slope, 2),
+        f"{g.sinuosity:#.3g}" if math.isfinite(g.sinuosity) else "n/a",
+        _fixed(g.straightness, 3),
+    ]
+
+
 def _cells(g: GroupStats) -> list[str]:
     persistence = f"{g.persistence:.2f}" if math.isfinite(g.persistence) else "n/a"
     if g.persistence_censored:
@@ -90,14 +161,19 @@ def _cells(g: GroupStats) -> list[str]:
         f"{g.twitchiness:.1f}",
         f"{g.about_turns:.2f}",
         persistence,
-        f"{100 * g.coverage:.1f}",
-        f"{100 * g.wall_contact:.1f}",
+        _fixed(g.coverage, 1, 100.0),
+        _fixed(g.wall_contact, 1, 100.0),
     ]
 
 
 def title(report: StatsReport) -> str:
     """One line saying what was measured and how."""
     plan = report.plan
+    if report.dt is None:
+        return (
+            f"{report.scene!r}: {report.tracks:,} tracks, {plan.seconds:.4g} s each, "
+            f"sampled at {plan.rate:.4g} Hz"
+        )
     return (
         f"{report.scene!r}: {plan.seconds:.4g} s simulated (seed {report.seed}), sampled at "
         f"{plan.rate:.4g} Hz (every {plan.steps_per_sample} step"
@@ -106,7 +182,8 @@ def title(report: StatsReport) -> str:
 
 
 def format_table(report: StatsReport) -> str:
-    """The groups as a text table: a title line, two header lines (names, units), one row each."""
+    """The groups as a text table: a title line, two header lines (names, units), one row each;
+    then, after a blank line, the path measures in the same form."""
     name_w = max(5, *(len(g.name) for g in report.groups))
     method_w = max(6, *(len(g.method) for g in report.groups))
     agents_w = max(6, *(len(f"{g.agents:,}") for g in report.groups))
@@ -119,13 +196,18 @@ def format_table(report: StatsReport) -> str:
     def line(parts: list[tuple[str, int, str]]) -> str:
         return "  ".join(f"{text:{align}{width}}" for text, width, align in parts).rstrip()
 
-    head = [(h, w, a) for h, _u, w, a in lead] + [(c.header, c.width, ">") for c in _COLUMNS]
-    units = [(u, w, a) for _h, u, w, a in lead] + [(c.unit, c.width, ">") for c in _COLUMNS]
-    lines = [title(report), line(head), line(units)]
-    for g in report.groups:
-        row = [(g.name, name_w, "<"), (g.method, method_w, "<"), (f"{g.agents:,}", agents_w, ">")]
-        row += [(text, c.width, ">") for text, c in zip(_cells(g), _COLUMNS, strict=True)]
-        lines.append(line(row))
+    lines = [title(report)]
+    for columns, cells in ((_COLUMNS, _cells), (_PATH_COLUMNS, _path_cells)):
+        if columns is _PATH_COLUMNS:
+            lines.append("")
+        head = [(h, w, a) for h, _u, w, a in lead] + [(c.header, c.width, ">") for c in columns]
+        units = [(u, w, a) for _h, u, w, a in lead] + [(c.unit, c.width, ">") for c in columns]
+        lines += [line(head), line(units)]
+        for g in report.groups:
+            row = [(g.name, name_w, "<"), (g.method, method_w, "<")]
+            row += [(f"{g.agents:,}", agents_w, ">")]
+            row += [(text, c.width, ">") for text, c in zip(cells(g), columns, strict=True)]
+            lines.append(line(row))
     return "\n".join(lines)
 
 
@@ -134,9 +216,28 @@ def _number(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _numbers(a: Any) -> list[float | None]:
+    return [_number(float(x)) for x in a]
+
+
+def _curves_json(c: GroupCurves) -> dict[str, Any]:
+    return {
+        "lags_s": _numbers(c.lags),
+        "msd_units2": _numbers(c.msd),
+        "crw_msd_units2": _numbers(c.crw_msd),
+        "turn_angle_counts": [int(x) for x in c.turn_counts],
+        "lift_angle_counts": [int(x) for x in c.lift_counts],
+    }
+
+
 def to_json(report: StatsReport) -> dict[str, Any]:
-    """The same numbers as the table, for scripts; fractions are 0..1 (the table shows %)."""
+    """The same numbers as the table, for scripts; fractions are 0..1 (the table shows %).
+
+    With the report's curves, each group also has "curves": its MSD and the CRW's prediction
+    at every lag, and its turn and lift angle counts in the bins "angle_bin_edges_deg".
+    """
     plan = report.plan
+    curves = report.curves if report.curves is not None else [None] * len(report.groups)
     return {
         "scene": report.scene,
         "source": report.source,
@@ -145,11 +246,13 @@ def to_json(report: StatsReport) -> dict[str, Any]:
         "seconds": plan.seconds,
         "sample_rate_hz": plan.rate,
         "sample_interval_s": plan.interval,
-        "steps_per_sample": plan.steps_per_sample,
+        "steps_per_sample": plan.steps_per_sample if report.dt is not None else None,
         "samples": plan.samples,
+        "tracks": report.tracks,
         "about_turn_angle_deg": ABOUT_TURN_ANGLE_DEG,
         "about_turn_window_s": ABOUT_TURN_WINDOW_S,
         "coverage_cells_per_axis": report.cells,
+        "angle_bin_edges_deg": _numbers(np.linspace(-180.0, 180.0, ANGLE_BINS + 1)),
         "groups": [
             {
                 "name": g.name,
@@ -163,7 +266,15 @@ def to_json(report: StatsReport) -> dict[str, Any]:
                 "persistence_is_lower_bound": g.persistence_censored,
                 "coverage_fraction": _number(g.coverage),
                 "wall_contact_fraction": _number(g.wall_contact),
+                "mean_step_units": _number(g.mean_step),
+                "mean_cos_turn": _number(g.mean_cos_turn),
+                "persistence_length_units": _number(g.persistence_length),
+                "msd_slope": _number(g.msd_slope),
+                "crw_msd_slope": _number(g.crw_msd_slope),
+                "sinuosity_per_sqrt_unit": _number(g.sinuosity),
+                "straightness": _number(g.straightness),
+                **({"curves": _curves_json(c)} if c is not None else {}),
             }
-            for g in report.groups
+            for g, c in zip(report.groups, curves, strict=True)
         ],
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,7 +40,18 @@ class GroupStats:
     persistence_censored: True if the autocorrelation never fell below 1/e within the lags
                        computed, so `persistence` is a lower bound;
     coverage:          fraction of the box's cells visited by the group, 0..1;
-    wall_contact:      fraction of agent-samples within the wall margin band, 0..1.
+    wall_contact:      fraction of agent-samples within the wall margin band, 0..1 (NaN when
+                       no enclosure is known, as for external tracks);
+    mean_step:         mean distance between consecutive samples, units;
+    mean_cos_turn:     mean cosine of the 3D turning angle between consecutive steps;
+    persistence_length: mean_step / (1 - mean_cos_turn), units;
+    msd_slope:         log-log slope of the mean squared displacement against lag;
+    crw_msd_slope:     the same slope of the correlated random walk's predicted MSD;
+    sinuosity:         Benhamou's (2004) sinuosity, units^-1/2;
+    straightness:      mean over agents of net displacement / path length, 0..1.
+
+    Every field is a plain str, int, bool or float (NaN where undefined), so tools can iterate
+    over them with dataclasses.fields.
     """
 
     name: str
@@ -53,6 +65,27 @@ class GroupStats:
     persistence_censored: bool
     coverage: float
     wall_contact: float
+    mean_step: float
+    mean_cos_turn: float
+    persistence_length: float
+    msd_slope: float
+    crw_msd_slope: float
+    sinuosity: float
+    straightness: float
+
+
+@dataclass(frozen=True)
+class GroupLabel:
+    """Name and method of a group of tracks that no scene describes (`wander3d stats --tracks`)."""
+
+    name: str
+    method: str
+
+
+def _name_and_method(group: GroupParams | GroupLabel) -> tuple[str, str]:
+    if isinstance(group, GroupLabel):
+        return group.name, group.method
+    return group.name, group.wander.method
 
 
 @dataclass(frozen=True)
@@ -63,13 +96,26 @@ class GroupCurves:
     heading_acf:   (L + 1,) mean h_k . h_{k+l} at each lag;
     axis_acf:      (L + 1,) mean u_k . u_{k+l} of the unit turning axis at each lag;
     turn_rates:    (m,) a deterministic, evenly strided subset of the per-sample turn rates
-                   (deg/s), at most a few hundred thousand, for the distribution.
+                   (deg/s), at most a few hundred thousand, for the distribution;
+    msd:           (L + 1,) mean squared displacement at each lag, units^2;
+    crw_msd:       (L + 1,) the correlated random walk's prediction of it, units^2;
+    turn_counts, lift_counts: (ANGLE_BINS,) how many step pairs turned (horizontally) or
+                   lifted by an angle in each of the bins `angle_edges` (deg).
     """
 
     lags: Array
     heading_acf: Array
     axis_acf: Array
     turn_rates: Array
+    msd: Array
+    crw_msd: Array
+    turn_counts: Array
+    lift_counts: Array
+
+    @property
+    def angle_edges(self) -> Array:
+        """(ANGLE_BINS + 1,) bin edges of turn_counts and lift_counts, deg."""
+        return np.linspace(-180.0, 180.0, len(self.turn_counts) + 1)
 
 
 def working_bytes(samples: int, agents: int) -> int:
@@ -90,14 +136,17 @@ def max_lag_samples(samples: Samples, max_lag_s: float = MAX_LAG_S) -> int:
 def group_stats(
     samples: Samples,
     index: int,
-    group: GroupParams,
+    group: GroupParams | GroupLabel,
     cells: int = COVERAGE_CELLS,
     max_lag_s: float = MAX_LAG_S,
 ) -> tuple[GroupStats, GroupCurves]:
-    """The metrics of group `index` of `samples` (whose parameters are `group`).
+    """The metrics of group `index` of `samples` (whose parameters, or name and method, are
+    `group`).
 
     Works through the group's agents in chunks, adding up each metric's sums, so that memory
-    stays bounded for groups of tens of thousands of agents.
+    stays bounded for groups of tens of thousands of agents. Coverage divides only the axes
+    along which the box has extent (2D tracks: cells^2 cells); wall contact is NaN when the
+    samples' margin is (no enclosure known).
     """
     sl = samples.group_slices[index]
     dt = samples.interval
@@ -111,6 +160,12 @@ def group_stats(
     a_den = np.zeros(lags + 1)
     visited = np.zeros(cells**3, dtype=bool)
     in_band = 0
+    path = {"length": 0.0, "square": 0.0, "steps": 0, "cos": 0.0, "pairs": 0}
+    straight = {"sum": 0.0, "agents": 0}
+    msd_num = np.zeros(lags + 1)
+    msd_den = np.zeros(lags + 1)
+    turn_counts = np.zeros(metrics.ANGLE_BINS, dtype=np.int64)
+    lift_counts = np.zeros(metrics.ANGLE_BINS, dtype=np.int64)
     kept: list[Array] = []
     stride = max(1, -(-(t - 1) * n // _KEEP_TURN_RATES))
     for start in range(sl.start, sl.stop, _CHUNK_AGENTS):
@@ -132,12 +187,38 @@ def group_stats(
         a_den += den
         visited[metrics.cell_indices(p, samples.low, samples.high, cells)] = True
         in_band += int(metrics.in_wall_band(p, samples.low, samples.high, samples.margin).sum())
+        s = metrics.steps(p)
+        step_length = np.sqrt(np.einsum("...i,...i->...", s, s))
+        path["length"] += float(step_length.sum())
+        path["square"] += float((step_length**2).sum())
+        path["steps"] += step_length.size
+        cos, defined = metrics.step_turn_cosines(p)
+        path["cos"] += float(cos[defined].sum())
+        path["pairs"] += int(defined.sum())
+        ratio = metrics.straightness(p)
+        straight["sum"] += float(np.nansum(ratio))
+        straight["agents"] += int(np.isfinite(ratio).sum())
+        num, den = metrics.msd_sums(p, lags)
+        msd_num += num
+        msd_den += den
+        turn, lift, defined = metrics.horizontal_turn_and_lift(p)
+        turn_counts += metrics.angle_histogram(turn, defined)
+        lift_counts += metrics.angle_histogram(lift, defined)
     axis_acf = metrics.correlation_from_sums(a_num, a_den, lags)
     persistence, censored = metrics.decay_time(axis_acf, dt)
     minutes = (t - 1) * dt / 60.0
+    mean_step = path["length"] / path["steps"]
+    mean_step_sq = path["square"] / path["steps"]
+    mean_cos = path["cos"] / path["pairs"] if path["pairs"] else math.nan
+    lag_times = np.arange(lags + 1) * dt
+    msd = msd_num / msd_den
+    crw = metrics.crw_msd(np.arange(lags + 1), mean_step, mean_step_sq, mean_cos)
+    # Only the axes along which the box has extent are divided (2D tracks: a square grid).
+    dims = int(np.count_nonzero(np.asarray(samples.high) > np.asarray(samples.low)))
+    name, method = _name_and_method(group)
     stats = GroupStats(
-        name=group.name,
-        method=group.wander.method,
+        name=name,
+        method=method,
         agents=n,
         mean_speed=sums["speed"] / (t * n),
         mean_turn_rate=sums["turn"] / ((t - 1) * n),
@@ -145,21 +226,32 @@ def group_stats(
         about_turns=sums["about"] / (n * minutes),
         persistence=persistence,
         persistence_censored=censored,
-        coverage=float(visited.mean()),
-        wall_contact=in_band / (t * n),
+        coverage=float(visited.sum() / cells**dims) if dims else math.nan,
+        wall_contact=in_band / (t * n) if math.isfinite(samples.margin) else math.nan,
+        mean_step=mean_step,
+        mean_cos_turn=float(mean_cos),
+        persistence_length=float(metrics.persistence_length(mean_step, mean_cos)),
+        msd_slope=metrics.log_log_slope(lag_times, msd),
+        crw_msd_slope=metrics.log_log_slope(lag_times, crw),
+        sinuosity=metrics.sinuosity(mean_step, mean_step_sq, mean_cos),
+        straightness=straight["sum"] / straight["agents"] if straight["agents"] else math.nan,
     )
     curves = GroupCurves(
-        lags=np.arange(lags + 1) * dt,
+        lags=lag_times,
         heading_acf=metrics.correlation_from_sums(h_num, h_den, lags),
         axis_acf=axis_acf,
         turn_rates=np.concatenate(kept),
+        msd=msd,
+        crw_msd=crw,
+        turn_counts=turn_counts,
+        lift_counts=lift_counts,
     )
     return stats, curves
 
 
 def compute_stats(
     samples: Samples,
-    groups: Sequence[GroupParams],
+    groups: Sequence[GroupParams | GroupLabel],
     cells: int = COVERAGE_CELLS,
     max_lag_s: float = MAX_LAG_S,
 ) -> tuple[list[GroupStats], list[GroupCurves]]:

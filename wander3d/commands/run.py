@@ -1,17 +1,33 @@
-"""`wander3d run SCENE --seconds S [--out FILE]`: simulate without a window, save a trajectory."""
+"""`wander3d run SCENE --seconds S [--out FILE]`: simulate without a window, save a trajectory.
+
+The samples go to the writer of --out's format (wander3d.export) in chunks as the run goes.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import textwrap
 from pathlib import Path
-from typing import IO, Any
 
 import numpy as np
 
 from wander3d.arguments import positive_float, positive_int
 from wander3d.engine import Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
+from wander3d.export import (
+    CHUNK_ROWS,
+    FORMATS,
+    ExportError,
+    Provenance,
+    TrajectoryWriter,
+    check_format,
+    memory_bytes,
+    read_provenance,
+    sidecar_path,
+    writer_class,
+)
 from wander3d.files import output_file
 from wander3d.scene import Scene, memory_budget
 from wander3d.scene.memory import format_bytes
@@ -22,115 +38,185 @@ from .progress import Progress
 NAME = "run"
 HELP = "simulate without a window and optionally save the trajectory"
 
+_FORMAT_LINES = "\n".join(f"  {suffix:9} {what}" for suffix, what in FORMATS.items())
+DESCRIPTION = (
+    textwrap.fill(
+        "Simulate SCENE for --seconds of simulated time without a window, with a progress bar "
+        "on stderr. With --out, save the agents' positions and velocities, sampled every "
+        "--sample-every steps or at --sample-rate, in the format the extension names:",
+        width=88,
+        break_on_hyphens=False,
+    )
+    + "\n\n"
+    + _FORMAT_LINES
+    + "\n\n"
+    + textwrap.fill(
+        "Parquet and CSV are long tables, one row per agent per sample, with the columns "
+        "particle, group, frame, t, x, y, z, vx, vy, vz (+y up), written as the run goes, so "
+        "any run length fits in memory. Every file records the scene's TOML, seed, dt and "
+        "sample interval (Parquet: its metadata; CSV: FILE.json beside it), and --replay FILE "
+        "repeats that run exactly. A .glb holds one animated cone per agent (keyframes at "
+        "every sample) and the box, for Blender or three.js; it and .npz keep the whole run "
+        "in memory until written.",
+        width=88,
+        break_on_hyphens=False,
+    )
+)
+EPILOG = (
+    "examples:\n"
+    "  wander3d run compare --seconds 60 --sample-rate 10 --out compare.parquet\n"
+    "  wander3d run compare --seconds 20 --sample-rate 30 --out compare.glb\n"
+    "  wander3d run --replay compare.parquet --out again.csv"
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = (
-        "Simulate SCENE for --seconds of simulated time without a window, with a progress bar "
-        "on stderr. With --out, save sampled positions and velocities to an .npz file (load it "
-        "with numpy.load)."
-    )
-    parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = DESCRIPTION
+    parser.epilog = EPILOG
+    parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
     parser.add_argument(
         "--seconds",
         type=positive_float,
-        required=True,
         metavar="S",
-        help="simulated seconds to run (steps = S / dt)",
+        help="simulated seconds to run (steps = S / dt); required unless --replay",
     )
-    parser.add_argument("--out", metavar="PATH", help="write the trajectory to this .npz file")
     parser.add_argument(
+        "--out", metavar="FILE", help=f"write the trajectory here ({', '.join(FORMATS)})"
+    )
+    sampling = parser.add_mutually_exclusive_group()
+    sampling.add_argument(
         "--sample-every",
         type=positive_int,
-        default=1,
         metavar="K",
         help="with --out, keep every K-th step (default: 1, every step)",
     )
+    sampling.add_argument(
+        "--sample-rate",
+        type=positive_float,
+        metavar="HZ",
+        help="with --out, samples per simulated second instead, rounded to a whole number of "
+        "steps as `wander3d stats` does",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="repeat the run a trajectory file records (scene, seed, dt, sampling, length) "
+        "instead of SCENE",
+    )
+
+
+def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
+    """The scene, the steps to run and the steps between samples, from SCENE or --replay."""
+    if args.replay is None:
+        if args.scene is None:
+            raise CliError("give a SCENE to run, or --replay FILE")
+        if args.seconds is None:
+            raise CliError("--seconds is required (or --replay FILE)")
+        scene = load_scene_arg(args.scene)
+        steps = max(1, round(args.seconds / scene.dt))
+        if args.sample_rate is not None:
+            every = max(1, round(1.0 / (args.sample_rate * scene.dt)))
+        else:
+            every = args.sample_every or 1
+        return scene, steps, every
+    given = [name for name in ("scene", "seconds", "sample_every", "sample_rate")
+             if getattr(args, name) is not None]  # fmt: skip
+    if given:
+        options = ", ".join("SCENE" if g == "scene" else "--" + g.replace("_", "-") for g in given)
+        raise CliError(f"--replay repeats the recorded run; leave out {options}")
+    try:
+        record = read_provenance(Path(args.replay))
+    except ExportError as e:
+        raise CliError(f"--replay {e}") from None
+    if record is None:
+        raise CliError(f"--replay {args.replay}: no wander3d run record in it")
+    return record.scene(args.replay), record.steps, record.steps_per_sample
 
 
 def main(args: argparse.Namespace) -> int:
-    """Simulate headless for --seconds, optionally saving sampled states to an .npz file."""
-    scene = load_scene_arg(args.scene)
-    steps = max(1, round(args.seconds / scene.dt))
-    every: int = args.sample_every
+    """Simulate headless, streaming sampled states to --out's writer if there is one."""
+    scene, steps, every = _plan(args)
     n = scene.agent_count
     samples = steps // every + 1  # the start, then every `every` steps
     if args.out is None:
-        _simulate(scene, steps, every, samples, keep=False)
+        _simulate(scene, steps, every, samples, None)
         return EXIT_OK
-    need = samples * n * 3 * 4 * 2  # float32 positions and velocities
+    out = Path(args.out)
+    try:
+        suffix = check_format(out)
+    except ExportError as e:
+        raise CliError(str(e)) from None
+    chunk = _chunk_samples(n, samples)
+    need = memory_bytes(out, samples, n, chunk)
     budget, why = memory_budget()
     if need > budget:
         raise CliError(
-            f"the trajectory would need {format_bytes(need)} ({samples:,} samples of "
-            f"{n:,} agents), more than the {format_bytes(budget)} allowed ({why}); "
-            "use a larger --sample-every or fewer --seconds"
+            f"the trajectory would need {format_bytes(need)} as {suffix} ({samples:,} samples "
+            f"of {n:,} agents), more than the {format_bytes(budget)} allowed ({why}); use a larger "
+            "--sample-every, fewer --seconds"
+            + (", or .parquet or .csv, which stream to disk" if suffix in (".glb", ".npz") else "")
         )
+    record = Provenance.of_run(scene, every, samples, steps)
+    sidecar = sidecar_path(out) if suffix == ".csv" else None
     # Entered before the run, so a bad path fails at once; written whole or not at all.
-    with output_file(Path(args.out), "--out") as temporary:
-        record = _simulate(scene, steps, every, samples, keep=True)
-        with open(temporary, "wb") as out:
-            _write_npz(out, scene, record)
+    with (
+        output_file(out, "--out") as temporary,
+        output_file(sidecar, "--out") if sidecar else contextlib.nullcontext() as side,
+    ):
+        writer = writer_class(out)(temporary, scene, record)
+        try:
+            _simulate(scene, steps, every, samples, writer)
+            writer.finish()
+        finally:
+            writer.close()
+        if side is not None:
+            side.write_text(record.to_json() + "\n", encoding="utf-8")
         size = format_bytes(temporary.stat().st_size)
-    print(f"{args.out}: {samples:,} samples of {n:,} agents ({size})")
+    extra = f" and its record {sidecar}" if sidecar else ""
+    print(f"{args.out}: {samples:,} samples of {n:,} agents ({size}){extra}")
     return EXIT_OK
 
 
+def _chunk_samples(agents: int, samples: int) -> int:
+    """Samples per chunk handed to the writer: about CHUNK_ROWS rows, at least one sample."""
+    return max(1, min(samples, CHUNK_ROWS // max(agents, 1)))
+
+
 def _simulate(
-    scene: Scene, steps: int, every: int, samples: int, keep: bool
-) -> dict[str, np.ndarray]:
+    scene: Scene, steps: int, every: int, samples: int, writer: TrajectoryWriter | None
+) -> None:
+    """Run `steps` steps; hand every `every`-th state (from the first) to `writer` in chunks."""
     compile_kernel(on_slow=compiling_notice)
     sim = Simulation(scene)
     n = scene.agent_count
-    shape = (samples, n, 3) if keep else (0, n, 3)
-    positions = np.empty(shape, dtype=np.float32)
-    velocities = np.empty(shape, dtype=np.float32)
-    sample_steps = np.arange(samples, dtype=np.int64) * every
+    chunk = _chunk_samples(n, samples) if writer is not None else 0
+    buffers = [np.empty((chunk, n, 3), dtype=np.float32) for _ in range(3)]
+    positions, velocities, headings = buffers
     # Many steps per call let the kernel keep each agent in registers (several times faster
-    # than one step per call for big scenes); ~5 M agent-steps a chunk still moves the
+    # than one step per call for big scenes); ~5 M agent-steps a call still moves the
     # progress bar a few times a second.
-    chunk = min(600, max(1, 5_000_000 // max(n, 1)))
+    batch = min(600, max(1, 5_000_000 // max(n, 1)))
     progress = Progress(sys.stderr, steps, n, scene.dt)
     done = 0
-    taken = 0
+    taken = 0  # samples taken so far
+    held = 0  # of which not yet handed to the writer
     while True:
-        if keep and taken < samples and done == sample_steps[taken]:
-            positions[taken] = sim.positions
-            velocities[taken] = sim.velocities
+        if writer is not None and taken < samples and done == taken * every:
+            positions[held] = sim.positions
+            velocities[held] = sim.velocities
+            headings[held] = sim.headings
             taken += 1
+            held += 1
+            if held == chunk or taken == samples:
+                writer.write(taken - held, positions[:held], velocities[:held], headings[:held])
+                held = 0
         if done >= steps:
             break
-        stop = min(steps, done + chunk)
-        if keep and taken < samples:
-            stop = min(stop, int(sample_steps[taken]))
+        stop = min(steps, done + batch)
+        if writer is not None and taken < samples:
+            stop = min(stop, taken * every)
         sim.step(stop - done)
         done = stop
         progress.update(done)
     progress.finish(done)
-    return {
-        "positions": positions,
-        "velocities": velocities,
-        "steps": sample_steps,
-        "times": sample_steps * scene.dt,
-        "group_index": np.asarray(sim.group_index, dtype=np.int64),
-    }
-
-
-def _write_npz(out: IO[bytes], scene: Scene, record: dict[str, np.ndarray]) -> None:
-    """The trajectory file: arrays only (no pickles), readable with np.load(allow_pickle=False).
-
-    positions, velocities: (T, N, 3) float32, units and units/s; times: (T,) s;
-    steps: (T,) step numbers; group_index: (N,); group_names, group_colors: (G,) str;
-    bounds: (2, 3) box min and max; dt: s per step; seed; scene_name; scene_text: the TOML.
-    """
-    text = scene.text if scene.text is not None else scene.to_toml()
-    arrays: dict[str, Any] = {
-        **record,
-        "group_names": np.array([g.name for g in scene.groups], dtype=str),
-        "group_colors": np.array([g.color for g in scene.groups], dtype=str),
-        "bounds": np.array([scene.enclosure.min, scene.enclosure.max], dtype=np.float64),
-        "dt": np.float64(scene.dt),
-        "seed": np.int64(scene.seed),
-        "scene_name": np.array(scene.name),
-        "scene_text": np.array(text),
-    }
-    np.savez(out, **arrays)

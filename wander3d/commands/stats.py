@@ -8,20 +8,24 @@ import importlib.util
 import json
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
 from wander3d.analysis.sampling import (
     BYTES_PER_AGENT_SAMPLE,
     DEFAULT_SAMPLE_RATE,
+    Samples,
     plan_samples,
     sample_simulation,
 )
-from wander3d.analysis.stats import compute_stats, working_bytes
+from wander3d.analysis.stats import GroupLabel, compute_stats, working_bytes
+from wander3d.analysis.tracks import TracksError, read_tracks
 from wander3d.arguments import positive_float
-from wander3d.engine import Simulation
+from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
+from wander3d.export import ExportError, Provenance
 from wander3d.files import output_file
 from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
@@ -36,12 +40,24 @@ DEFAULT_SECONDS = 60.0
 #: Above this many agent-samples, say on a terminal that the metrics are being computed.
 _NOTICE_AGENT_SAMPLES = 2_000_000
 
-DESCRIPTION = textwrap.fill(
-    "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
-    "one row of path metrics per group. With --json, print the same numbers as JSON instead "
-    "(nothing else goes to stdout). With --plot, also write a PNG of each group's turn-rate "
-    "distribution, heading autocorrelation and turning-axis autocorrelation.",
-    width=88,
+DESCRIPTION = (
+    textwrap.fill(
+        "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
+        "one row of path metrics per group. With --json, print the same numbers as JSON instead "
+        "(nothing else goes to stdout). With --plot, also write a PNG of each group's turn-rate "
+        "distribution, heading and turning-axis autocorrelations, mean squared displacement, and "
+        "turn and lift angle distributions.",
+        width=88,
+    )
+    + "\n\n"
+    + textwrap.fill(
+        "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
+        "NPC paths, animal tracks, or a file 'wander3d run' wrote): a .csv or .parquet with "
+        "columns particle, t (or frame and --dt), x, y and optionally z, vx, vy, vz and group. "
+        "Each track is resampled linearly to --sample-rate from its first fix; all are cut to the "
+        "shortest.",
+        width=88,
+    )
 )
 
 
@@ -50,13 +66,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = "Metrics:\n" + METRICS_HELP
-    parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
+    parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
+    parser.add_argument(
+        "--tracks", metavar="FILE", help="measure the tracks in this .csv or .parquet instead"
+    )
+    parser.add_argument(
+        "--dt",
+        type=positive_float,
+        metavar="S",
+        help="with --tracks: seconds per frame, for tracks timed by a 'frame' column",
+    )
     parser.add_argument(
         "--seconds",
         type=positive_float,
-        default=DEFAULT_SECONDS,
         metavar="S",
-        help=f"simulated seconds to measure (default: {DEFAULT_SECONDS:g})",
+        help=f"simulated seconds to measure (default: {DEFAULT_SECONDS:g}; not with --tracks)",
     )
     parser.add_argument(
         "--sample-rate",
@@ -85,12 +109,23 @@ def _is_tty(stream: IO[str]) -> bool:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Measure the scene as `args` (from `configure`) say; return the exit status (0)."""
+    """Measure the scene or tracks as `args` (from `configure`) say; return the exit status."""
+    if args.tracks is not None:
+        if args.scene is not None:
+            raise CliError("give a SCENE or --tracks FILE, not both")
+        if args.seconds is not None:
+            raise CliError("--seconds does not apply to --tracks: the tracks' length is used")
+        return _measure_tracks(args)
+    if args.scene is None:
+        raise CliError("give a SCENE to measure, or --tracks FILE")
+    if args.dt is not None:
+        raise CliError("--dt applies to --tracks only")
+    seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
-    plan = plan_samples(scene.dt, args.seconds, args.sample_rate)
+    plan = plan_samples(scene.dt, seconds, args.sample_rate)
     if plan.samples < 3:
         raise CliError(
-            f"--seconds {args.seconds:g} is too short: the metrics need at least 2 sample "
+            f"--seconds {seconds:g} is too short: the metrics need at least 2 sample "
             f"intervals ({2 * plan.interval:g} s at {plan.rate:g} Hz)"
         )
     need = plan.samples * scene.agent_count * BYTES_PER_AGENT_SAMPLE + working_bytes(
@@ -114,24 +149,89 @@ def main(args: argparse.Namespace) -> int:
         progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
         samples = sample_simulation(sim, plan, progress.update)
         progress.finish(plan.steps)
-        if plan.samples * scene.agent_count > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
-            # Big runs take a while to analyse too (about a second per million agent-samples).
-            print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-        stats, curves = compute_stats(samples, scene.groups)
-        report = StatsReport(
+        report = _report(
+            samples,
+            scene.groups,
             scene=scene.name,
             source=None if scene.source is None else str(scene.source),
             seed=scene.seed,
             dt=scene.dt,
             plan=plan,
-            groups=stats,
         )
         if plot_file is not None:
-            from wander3d.analysis.plot import write_plot
+            _plot(plot_file, report, [g.color for g in scene.groups])
+    return _print(report, args.json, plot_path)
 
-            with open(plot_file, "wb") as out:
-                write_plot(out, report, curves, [g.color for g in scene.groups])
-    if args.json:
+
+def _report(
+    samples: Samples, groups: Sequence[GroupParams | GroupLabel], **run: Any
+) -> StatsReport:
+    """The statistics of `samples` as a report; `run` describes them (StatsReport's fields)."""
+    if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
+        # Big runs take a while to analyse too (about a second per million agent-samples).
+        print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
+    stats, curves = compute_stats(samples, groups)
+    return StatsReport(groups=stats, curves=curves, **run)
+
+
+def _plot(path: Path, report: StatsReport, colors: Sequence[str]) -> None:
+    from wander3d.analysis.plot import write_plot
+
+    assert report.curves is not None
+    with open(path, "wb") as out:
+        write_plot(out, report, report.curves, colors)
+
+
+def _measure_tracks(args: argparse.Namespace) -> int:
+    """`stats --tracks FILE`: read, resample and measure external (or exported) tracks."""
+    path = Path(args.tracks)
+    plot_path = Path(args.plot) if args.plot is not None else None
+    if plot_path is not None:
+        _check_plotting()
+    with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as plot_file:
+        try:
+            tracks = read_tracks(path, args.sample_rate, args.dt)
+        except (TracksError, ExportError) as e:
+            raise CliError(f"--tracks {e}") from None
+        if tracks.cut:
+            print(
+                f"wander3d: tracks of different lengths: all cut to the shortest, "
+                f"{tracks.plan.seconds:g} s",
+                file=sys.stderr,
+            )
+        if tracks.fix_interval > 1.5 * tracks.plan.interval:
+            print(
+                f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
+                f"sampled every {tracks.plan.interval:.3g} s: the samples between fixes lie "
+                "on straight lines; a lower --sample-rate measures the tracks themselves",
+                file=sys.stderr,
+            )
+        record = tracks.record
+        report = _report(
+            tracks.samples,
+            tracks.groups,
+            scene=record.scene_name if record else path.name,
+            source=str(path),
+            seed=record.seed if record else None,
+            dt=record.dt if record else None,
+            plan=tracks.plan,
+            tracks=None if record else tracks.samples.headings.shape[1],
+        )
+        if plot_file is not None:
+            colors = _track_colors(record, path, [g.name for g in tracks.groups])
+            _plot(plot_file, report, colors)
+    return _print(report, args.json, plot_path)
+
+
+def _track_colors(record: Provenance | None, path: Path, names: Sequence[str]) -> list[str]:
+    """The scene's group colours for a wander3d run, else matplotlib's default cycle."""
+    known = {g.name: g.color for g in record.scene(str(path)).groups} if record else {}
+    cycle = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+    return [known.get(name, cycle[i % len(cycle)]) for i, name in enumerate(names)]
+
+
+def _print(report: StatsReport, as_json: bool, plot_path: Path | None) -> int:
+    if as_json:
         json.dump(to_json(report), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     else:

@@ -1,0 +1,104 @@
+"""The movement-ecology measures on paths whose answers are known: a straight line, circles and
+helices, and correlated random walks checked against their theory (Kareiva & Shigesada 1983;
+Benhamou 2004) and against tidynamics' MSD."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import tidynamics
+
+from wander3d.analysis import METRICS_HELP, metrics
+
+
+def correlated_random_walk(
+    steps: int, walkers: int, turn: float, length: float = 1.0, seed: int = 0
+) -> np.ndarray:
+    """3D walks of constant step length turning by `turn` rad each step about a uniformly
+    random axis perpendicular to the last step: (steps + 1, walkers, 3) positions."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(size=(walkers, 3))
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    out = np.zeros((steps + 1, walkers, 3))
+    for k in range(steps):
+        out[k + 1] = out[k] + length * d
+        a = np.cross(d, rng.normal(size=(walkers, 3)))
+        a /= np.linalg.norm(a, axis=1, keepdims=True)
+        d = d * math.cos(turn) + np.cross(a, d) * math.sin(turn)  # a is perpendicular to d
+    return out
+
+
+def helix(samples: int, per_sample_deg: float, climb: float) -> np.ndarray:
+    """One agent circling anticlockwise seen from above while climbing: (samples, 1, 3)."""
+    phi = np.radians(per_sample_deg) * np.arange(samples)
+    # Azimuth atan2(x, z) grows with phi for a path along (sin phi, climb, cos phi).
+    x, z = -np.cos(phi), np.sin(phi)
+    return np.stack([x, climb * np.arange(samples), z], axis=-1)[:, None, :]
+
+
+def test_a_straight_line():
+    p = np.linspace(0, 1, 50)[:, None, None] * np.array([3.0, 4.0, 0.0])
+    assert metrics.straightness(p) == pytest.approx([1.0])
+    cos, defined = metrics.step_turn_cosines(p)
+    assert defined.all() and np.allclose(cos, 1.0)
+    msd = metrics.mean_squared_displacement(p, 20)
+    assert metrics.log_log_slope(np.arange(21) * 0.1, msd) == pytest.approx(2.0)
+    assert math.isnan(metrics.persistence_length(0.1, 1.0))
+    assert math.isnan(metrics.sinuosity(0.1, 0.01, 1.0))
+
+
+def test_turn_and_lift_angles_of_a_helix():
+    turn, lift, defined = metrics.horizontal_turn_and_lift(helix(40, 9.0, 0.0))
+    assert defined.all()
+    np.testing.assert_allclose(turn, 9.0, atol=1e-9)  # anticlockwise from above: positive
+    np.testing.assert_allclose(lift, 0.0, atol=1e-9)
+    turn, lift, _ = metrics.horizontal_turn_and_lift(helix(40, -9.0, 0.3))
+    np.testing.assert_allclose(turn, -9.0, atol=1e-9)
+    np.testing.assert_allclose(lift, 0.0, atol=1e-9)  # a steady climb does not lift further
+    # Levelling out from a 45 degree climb lifts by -45 degrees once.
+    p = np.array([[0, 0, 0], [0, 1, 1], [0, 2, 2], [0, 2, 3], [0, 2, 4]], float)[:, None]
+    _, lift, _ = metrics.horizontal_turn_and_lift(p)
+    np.testing.assert_allclose(lift[:, 0], [0.0, -45.0, 0.0], atol=1e-9)
+    counts = metrics.angle_histogram(lift, np.ones_like(lift, dtype=bool))
+    edges = np.linspace(-180, 180, metrics.ANGLE_BINS + 1)
+    assert counts.sum() == 3
+    assert counts[np.searchsorted(edges, -45.0, side="right") - 1] == 1
+    assert counts[np.searchsorted(edges, 0.0, side="right") - 1] == 2
+
+
+def test_the_help_states_the_angle_bins():
+    width = 360 // metrics.ANGLE_BINS
+    assert f"in {width} deg\n                bins from -180 to 180" in METRICS_HELP
+
+
+def test_msd_matches_tidynamics_on_random_walks():
+    p = np.cumsum(np.random.default_rng(3).normal(size=(300, 7, 3)), axis=0) + 1000.0
+    ours = metrics.mean_squared_displacement(p, 100)
+    theirs = np.mean([tidynamics.msd(p[:, a]) for a in range(7)], axis=0)[:101]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("turn_deg", [40.0, 70.0])
+def test_correlated_random_walk_measures_meet_their_theory(turn_deg):
+    turn = math.radians(turn_deg)
+    p = correlated_random_walk(400, 400, turn)
+    cos, defined = metrics.step_turn_cosines(p)
+    c = float(cos[defined].mean())
+    assert c == pytest.approx(math.cos(turn), abs=1e-9)  # every turn is exactly `turn`
+    assert metrics.persistence_length(1.0, c) == pytest.approx(1.0 / (1.0 - math.cos(turn)))
+    lags = 100
+    msd = metrics.mean_squared_displacement(p, lags)
+    predicted = metrics.crw_msd(np.arange(lags + 1), 1.0, 1.0, c)
+    np.testing.assert_allclose(msd[1:], predicted[1:], rtol=0.05)
+    # Benhamou's sinuosity is the large-n limit of 2 / sqrt(MSD(n) / path length).
+    n = 200
+    direct = 2.0 / math.sqrt(metrics.mean_squared_displacement(p, n)[n] / n)
+    assert metrics.sinuosity(1.0, 1.0, c) == pytest.approx(direct, rel=0.05)
+    # And a slower-turning walk is straighter over the same number of steps.
+    assert 0.0 < np.nanmean(metrics.straightness(p)) < 1.0
+
+
+def test_sinuosity_grows_with_variable_step_lengths():
+    assert metrics.sinuosity(1.0, 2.0, 0.5) < metrics.sinuosity(1.0, 1.0, 0.5)

@@ -1,0 +1,203 @@
+"""`wander3d stats --tracks FILE`: anyone's trajectories measured like a scene's.
+
+Checked three ways: a Parquet file written by `wander3d run` gives the very table `wander3d
+stats SCENE` prints for the same run; its MSD agrees with tidynamics' (an independent
+implementation) to 1%; and foreign tracks (2D, uneven time stamps, text ids) give the speed,
+turn rate and turn angle of the circles they were drawn on.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+import tidynamics
+
+from wander3d import cli
+
+SECONDS = "8"
+
+
+def main(args: list[str]) -> int:
+    try:
+        return cli.main(args)
+    except SystemExit as e:
+        return int(e.code or 0)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The compare scene run for SECONDS at 10 Hz, written to Parquet."""
+    out = tmp_path_factory.mktemp("tracks") / "compare.parquet"
+    args = ["run", "compare", "--seconds", SECONDS, "--sample-rate", "10", "--out", str(out)]
+    assert main(args) == 0
+    return out
+
+
+def test_a_runs_parquet_gives_the_same_table_as_the_scene(exported, capsys):
+    capsys.readouterr()
+    assert main(["stats", "compare", "--seconds", SECONDS]) == 0
+    scene_table = capsys.readouterr().out
+    assert main(["stats", "--tracks", str(exported)]) == 0
+    tracks_table = capsys.readouterr().out
+    assert "'Five methods compared': 8 s simulated (seed 11)" in tracks_table
+    assert tracks_table == scene_table
+
+
+def test_msd_agrees_with_tidynamics(exported, capsys):
+    table = pq.read_table(exported)
+    n = int(pc_max(table.column("particle"))) + 1
+    xyz = np.stack([table.column(a).to_numpy() for a in "xyz"], axis=-1).astype(np.float64)
+    tracks = xyz.reshape(-1, n, 3)  # frame-major rows
+    capsys.readouterr()
+    assert main(["stats", "--tracks", str(exported), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for index, group in enumerate(doc["groups"]):
+        members = slice(60 * index, 60 * (index + 1))  # the compare scene: 5 groups of 60
+        theirs = np.mean([tidynamics.msd(tracks[:, a]) for a in range(n)[members]], axis=0)
+        ours = np.array(group["curves"]["msd_units2"])
+        np.testing.assert_allclose(ours[1:], theirs[1 : len(ours)], rtol=0.01)
+
+
+def pc_max(column) -> int:
+    import pyarrow.compute as pc
+
+    return pc.max(column).as_py()
+
+
+# ------------------------------------------------------------------------ foreign tracks
+RADIUS, SPEED = 5.0, 2.0  # units, units/s: omega = 0.4 rad/s, anticlockwise on paper
+OMEGA = SPEED / RADIUS
+
+
+def circles(particles: int = 4, seconds: float = 12.0, seed: int = 1) -> dict[str, list]:
+    """2D tracks on anticlockwise circles, fixes at uneven times (20 to 40 per second)."""
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {"particle": [], "t": [], "x": [], "y": [], "group": []}
+    for p in range(particles):
+        t = np.cumsum(rng.uniform(0.025, 0.05, size=int(seconds * 40)))
+        t = np.concatenate([[0.0], t[t < seconds]]) + rng.uniform(0, 3)
+        phase = rng.uniform(0, 2 * np.pi)
+        rows["particle"] += [f"npc-{p}"] * len(t)
+        rows["t"] += list(t)
+        rows["x"] += list(10 * p + RADIUS * np.cos(OMEGA * t + phase))
+        rows["y"] += list(RADIUS * np.sin(OMEGA * t + phase))
+        rows["group"] += ["guards" if p % 2 else "villagers"] * len(t)
+    return rows
+
+
+def write_csv(path, rows: dict[str, list]) -> None:
+    pacsv.write_csv(pa.table(rows), path)
+
+
+def test_uneven_2d_tracks_measure_as_the_circles_they_follow(tmp_path, capsys):
+    path = tmp_path / "npcs.csv"
+    rows = circles()
+    shuffled = np.random.default_rng(2).permutation(len(rows["t"]))  # any row order will do
+    write_csv(path, {k: [v[i] for i in shuffled] for k, v in rows.items()})
+    assert main(["stats", "--tracks", str(path), "--json", "--sample-rate", "10"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["tracks"] == 4 and doc["seed"] is None
+    assert [g["name"] for g in doc["groups"]] == ["guards", "villagers"]
+    edges = np.array(doc["angle_bin_edges_deg"])
+    turn_per_sample = np.degrees(OMEGA * 0.1)
+    for g in doc["groups"]:
+        assert g["method"] == "tracks" and g["agents"] == 2
+        assert g["mean_speed_units_per_s"] == pytest.approx(SPEED, rel=0.01)
+        assert g["mean_turn_rate_deg_per_s"] == pytest.approx(np.degrees(OMEGA), rel=0.01)
+        assert g["mean_cos_turn"] == pytest.approx(np.cos(OMEGA * 0.1), abs=1e-4)
+        assert g["wall_contact_fraction"] is None  # no enclosure known
+        turns = np.array(g["curves"]["turn_angle_counts"])
+        lifts = np.array(g["curves"]["lift_angle_counts"])
+        # Every turn is a left turn of omega * Ts, every lift 0: each in the bin holding it.
+        assert turns.sum() == turns[np.searchsorted(edges, turn_per_sample) - 1]
+        assert lifts.sum() == lifts[np.searchsorted(edges, 0.0, side="right") - 1]
+
+
+def test_frames_with_dt_are_timed_tracks(tmp_path, capsys):
+    rows = {"particle": [1] * 30 + [2] * 30, "frame": list(range(30)) * 2}
+    rows["x"] = list(np.arange(30) * 0.5) * 2
+    rows["y"] = list(np.sin(np.arange(30))) * 2
+    rows["z"] = [0.0] * 60
+    write_csv(tmp_path / "f.csv", rows)
+    timed = {**{k: v for k, v in rows.items() if k != "frame"}, "t": list(np.arange(30) * 0.1) * 2}
+    write_csv(tmp_path / "t.csv", timed)
+    assert main(["stats", "--tracks", str(tmp_path / "f.csv"), "--dt", "0.1", "--json"]) == 0
+    by_frame = json.loads(capsys.readouterr().out)
+    assert main(["stats", "--tracks", str(tmp_path / "t.csv"), "--json"]) == 0
+    by_time = json.loads(capsys.readouterr().out)
+    assert by_frame["groups"][0]["name"] == "f"  # no group column: the file's name
+    by_frame["groups"][0]["name"] = "t"
+    assert {**by_frame, "scene": "", "source": ""} == {**by_time, "scene": "", "source": ""}
+
+
+def test_tracks_of_different_lengths_are_cut_to_the_shortest(tmp_path, capsys):
+    rows = circles(particles=2)
+    longer = circles(particles=1, seconds=30, seed=3)
+    longer["particle"] = ["late"] * len(longer["t"])
+    write_csv(tmp_path / "mixed.csv", {k: rows[k] + longer[k] for k in rows})
+    assert main(["stats", "--tracks", str(tmp_path / "mixed.csv")]) == 0
+    captured = capsys.readouterr()
+    assert "all cut to the shortest" in captured.err
+    assert "straight lines" not in captured.err  # fixes come 20 to 40 times a second
+    assert "3 tracks, 11" in captured.out.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("particle,t,y\n1,0,2\n", "no column 'x' (its columns: particle, t, y)"),
+        ("particle,x,y\n1,0,2\n", "no column 't' or 'frame'"),
+        ("particle,frame,x,y\n1,0,0,2\n", "no column 't'; to time its 'frame' column, give --dt"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,0,2\n1,0.2,abc,2\n", "line 4: x is 'abc', not a number"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,,2\n", "line 3: x is empty"),
+        ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n1,0.1,2,2\n", "particle 1 has two rows at t = 0.1"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n", "the metrics need at least 2 sample"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2,7\n", "Expected 4 columns, got 5"),
+    ],
+)
+def test_bad_tracks_are_one_line_naming_the_column_or_row(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    assert main(["stats", "--tracks", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"wander3d: error: --tracks {path}") and message in err, err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["stats", "--tracks", "TMP/t.txt"], "must be a .csv or .parquet"),
+        (["stats", "--tracks", "TMP/none.csv"], "no such file"),
+        (["stats", "compare", "--tracks", "TMP/t.txt"], "not both"),
+        (["stats", "--tracks", "TMP/t.txt", "--seconds", "3"], "--seconds does not apply"),
+        (["stats", "compare", "--dt", "0.1"], "--dt applies to --tracks only"),
+        (["stats"], "give a SCENE"),
+    ],
+)
+def test_bad_requests(tmp_path, capsys, args, message):
+    (tmp_path / "t.txt").write_text("particle,t,x,y\n")
+    args = [a.replace("TMP", str(tmp_path)) for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_sampling_faster_than_the_fixes_is_pointed_out(tmp_path, capsys):
+    rows = circles(particles=2)
+    write_csv(tmp_path / "npcs.csv", rows)
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--sample-rate", "60"]) == 0
+    assert "the samples between fixes lie on straight lines" in capsys.readouterr().err
+
+
+def test_tracks_plot(tmp_path, capsys):
+    write_csv(tmp_path / "npcs.csv", circles())
+    png = tmp_path / "npcs.png"
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
