@@ -187,8 +187,14 @@ def _base_scene(name: Any, folder: Path, fail) -> Scene:
     if not isinstance(name, str) or not name:
         raise fail("sweep.scene", f"expected a scene file or bundled name, got {name!r}")
     path = folder / name
-    if not path.exists() and Path(name).suffix == "" and name in bundled_scenes():
-        path = bundled_scene(name)
+    if not path.exists():
+        if Path(name).suffix == "" and name in bundled_scenes():
+            path = bundled_scene(name)
+        else:
+            names = ", ".join(bundled_scenes()) or "none"
+            raise fail(
+                "sweep.scene", f"no scene file {path} and no bundled scene {name!r} ({names})"
+            )
     try:
         return load_scene(path)
     except SceneError as e:
