@@ -1,7 +1,7 @@
 """Running measurements on dask.distributed: an embedded local cluster or an existing one.
 
 Each task runs one scene headless and returns its per-group `GroupStats`. Workers use one
-thread each and numba one thread each too, so N workers keep N cores busy without
+thread each and the kernel one thread per task too, so N workers keep N cores busy without
 oversubscribing them; every worker loads the compiled kernel once (from numba's disk cache)
 before the first task. Results come back as tasks finish, in any order; callers key them by
 cell, so the order never shows in what they write.
@@ -35,19 +35,23 @@ def default_workers() -> int:
 
 
 def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats]:
-    """Run `scene` headless for `seconds`, sampled at `sample_rate`; its stats per group."""
+    """Run `scene` headless for `seconds`, sampled at `sample_rate`; its stats per group.
+
+    Uses one numba thread: the cluster's workers are the parallelism. numba's thread count
+    is per calling thread, so it is set here, in the thread that runs the task.
+    """
+    import numba
+
+    numba.set_num_threads(1)
     samples = sample_spec(scene, seconds, sample_rate)
     stats, _ = compute_stats(samples, scene.groups)
     return stats
 
 
 def prepare_worker() -> float:
-    """Run once on each worker: one numba thread, kernel compiled or loaded; seconds taken."""
-    import numba
-
+    """Run once on each worker: the kernel compiled or loaded from numba's cache; seconds."""
     from wander3d.engine.warmup import compile_kernel
 
-    numba.set_num_threads(1)
     return compile_kernel()
 
 
