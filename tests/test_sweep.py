@@ -227,13 +227,36 @@ def one_worker_table(tmp_path_factory) -> tuple[Path, Path]:
 
 def test_two_workers_write_the_same_bytes_as_one(one_worker_table, tmp_path):
     path, one = one_worker_table
-    result = wander3d("sweep", str(path), "--out", "two.parquet", "--workers", "2", cwd=tmp_path)
+    args = ["sweep", str(path), "--out", "two.parquet", "--workers", "2", "--plot", "a.png"]
+    result = wander3d(*args, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "12 cells, running 12 on 2 workers" in result.stderr
     assert (tmp_path / "two.parquet").read_bytes() == one.read_bytes()
     table = pq.read_table(one)
     assert table.num_rows == 12
     assert table.schema.metadata[store.SWEEP_METADATA_KEY].decode() == SMALL
+    assert (tmp_path / "a.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_existing_cluster_writes_the_same_bytes(one_worker_table, tmp_path, capsys):
+    """--scheduler: a cluster started elsewhere (here, threads in this process)."""
+    from dask.distributed import LocalCluster
+
+    path, one = one_worker_table
+    out = tmp_path / "cluster.parquet"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
+        args = ["sweep", str(path), "--out", str(out), "--scheduler", cluster.scheduler_address]
+        assert main(args) == 0, capsys.readouterr().err
+    assert out.read_bytes() == one.read_bytes()
+
+
+def test_a_bad_scheduler_address_is_one_error_line(tmp_path, capsys):
+    path = write(tmp_path, SMALL)
+    args = ["sweep", str(path), "--out", str(tmp_path / "a.parquet"), "--scheduler", "nowhere"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wander3d: error: --scheduler nowhere: cannot connect")
+    assert err.count("\n") == 1
 
 
 def test_a_killed_sweep_resumes_without_recomputing_finished_cells(tmp_path, monkeypatch):

@@ -137,7 +137,7 @@ def main(args: argparse.Namespace) -> int:
             raise CliError(str(e)) from None
         except KeyboardInterrupt:
             print(
-                f"\n{PROG}: finished cells are kept in {store.parts_folder(out)}; "
+                f"{PROG}: finished cells are kept in {store.parts_folder(out)}; "
                 "run the same command again to resume",
                 file=sys.stderr,
             )

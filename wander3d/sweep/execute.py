@@ -72,7 +72,7 @@ def open_client(
         if scheduler is not None:
             try:
                 client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:
                 raise ClusterError(f"--scheduler {scheduler}: cannot connect: {e}") from None
         else:
             cluster = LocalCluster(
