@@ -92,6 +92,15 @@ def test_cells_are_the_product_of_the_values_times_the_seeds(tmp_path):
     assert first.scene.enclosure == base.enclosure
 
 
+def test_the_scene_can_be_a_file_beside_the_sweep_file(tmp_path):
+    folder = tmp_path / "work"
+    folder.mkdir()
+    text = (REPO / "scenes" / "default.toml").read_text().replace("seed = 7", "seed = 40")
+    (folder / "mine.toml").write_text(text)
+    sweep = load_sweep(write(folder, SMALL.replace('"default"', '"mine.toml"')))
+    assert sweep.cells[0].seed == 40 and sweep.base.source == folder / "mine.toml"
+
+
 def test_log_and_linear_ranges(tmp_path):
     text = SMALL.replace("range = [4, 16]\ncount = 2", "range = [1, 100]\ncount = 3")
     assert load_sweep(write(tmp_path, text)).axes[1].values == (1.0, 10.0, 100.0)
@@ -174,6 +183,8 @@ def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     path = write(tmp_path, SMALL)
     assert main(["sweep", str(path), "--out", str(tmp_path / "a.txt")]) == 2
     assert "expected a .parquet or .csv" in capsys.readouterr().err
+    assert main(["sweep", str(path), "--out", str(tmp_path / "no" / "a.csv")]) == 2
+    assert f"folder {tmp_path / 'no'} does not exist" in capsys.readouterr().err
     three = SMALL + '[[sweep.vary]]\nkey = "groups.max_speed"\nvalues = [20, 40]\n'
     path = write(tmp_path, three)
     args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "x.png"]

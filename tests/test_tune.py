@@ -74,6 +74,7 @@ def test_knob_bounds_default_to_a_quarter_to_four_times_the_value():
         (["--vary", "count"], "only decimal keys can be tuned"),
         (["--vary", "wander.jitter=5:x"], "expected KEY=LO:HI"),
         (["--vary", "wander.jitter=9:3"], "give positive bounds LO < HI"),
+        (["--vary", "wander.jitter", "--vary", "wander.jitter=1:9"], "names a key twice"),
     ],
 )
 def test_bad_tune_input_is_one_line_and_exit_2(tmp_path, capsys, args, expected):

@@ -11,8 +11,8 @@
 
 Each command lives in its own module of `wander3d.commands`. Qt and vispy are imported only by
 the commands that draw (and Dask only by `sweep` and `tune`), so `check` and `run` work on
-machines with no display and no GUI libraries. Bad input never gives a traceback: it is one `wander3d: error: ...` line and exit
-status 2.
+machines with no display and no GUI libraries. Bad input never gives a traceback: it is one
+`wander3d: error: ...` line and exit status 2.
 """
 
 from __future__ import annotations

@@ -108,6 +108,15 @@ def main(args: argparse.Namespace) -> int:
         )
     if args.scheduler is None:
         check_memory(sweep, args.workers or execute.default_workers())
+    # The parts folder is made now, so a bad --out fails before the cluster starts.
+    if out.is_dir():
+        raise CliError(f"--out {out}: is a directory")
+    try:
+        store.parts_folder(out).mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise CliError(f"--out {out}: folder {out.parent} does not exist") from None
+    except OSError as e:
+        raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
     # Entered first, so a bad --plot path fails before the sweep runs.
     with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as png:
         try:
@@ -134,6 +143,8 @@ def main(args: argparse.Namespace) -> int:
                     if progress is not None:
                         progress.finish()
         except execute.ClusterError as e:
+            with contextlib.suppress(OSError):
+                store.parts_folder(out).rmdir()  # only if no cell finished
             raise CliError(str(e)) from None
         except KeyboardInterrupt:
             print(

@@ -113,6 +113,9 @@ def main(args: argparse.Namespace) -> int:
         targets = {tune.metric_name(name): value for name, value in args.target}
         specs = args.vary or tune.default_keys(scene, index)
         knobs = [tune.make_knob(scene, index, spec) for spec in specs]
+        names = [k.name for k in knobs]
+        if len(set(names)) < len(names):
+            raise tune.TuneError("--vary names a key twice")
     except tune.TuneError as e:
         raise CliError(str(e)) from None
     if plan_samples(scene.dt, args.seconds, DEFAULT_SAMPLE_RATE).samples < 3:

@@ -118,9 +118,10 @@ def run_tasks(
     """Measure each (key, scene) on the cluster; call on_result(key, stats) as each finishes.
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
-    (after the results that finished before it were handed over).
+    (after the results that finished before it were handed over); ClusterError if the
+    workers running a task kept dying.
     """
-    from dask.distributed import as_completed
+    from dask.distributed import KilledWorker, as_completed
 
     futures = {
         client.submit(measure, scene, seconds, sample_rate, key=f"wander3d-{key}", pure=False): key
@@ -128,6 +129,13 @@ def run_tasks(
     }
     try:
         for future in as_completed(futures):
-            on_result(futures[future], future.result())
+            try:
+                stats = future.result()
+            except KilledWorker:
+                raise ClusterError(
+                    f"workers died running task {futures[future]} (out of memory?); use fewer "
+                    "agents or seconds per run, or fewer workers"
+                ) from None
+            on_result(futures[future], stats)
     finally:
         client.cancel(list(futures))

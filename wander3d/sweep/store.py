@@ -179,15 +179,6 @@ def _csv_value(value: Any) -> str:
     return str(value)
 
 
-def read_table(path: Path) -> pa.Table:
-    """A sweep table written by `write_table` (Parquet or CSV), e.g. to plot it again."""
-    if table_format(path) == "parquet":
-        return pq.read_table(path)
-    from pyarrow import csv as pacsv
-
-    return pacsv.read_csv(path)
-
-
 def remove_parts(folder: Path) -> None:
     """Remove a parts folder once its rows are in the output (ignoring what is already gone)."""
     with contextlib.suppress(FileNotFoundError):
