@@ -4,13 +4,15 @@
     wander3d check SCENE...           validate scene files, one summary line each
     wander3d run SCENE --seconds S    simulate without a window; optionally save a trajectory
     wander3d stats SCENE              measure the wander per group (path statistics table)
+    wander3d sweep SWEEP --out F      measure a grid of parameters on Dask (parameter atlas)
+    wander3d tune SCENE --group G ... search a group's parameters for target metrics
     wander3d render SCENE --out F     draw offscreen to a PNG, MP4 or GIF (no display needed)
     wander3d bench                    engine speed against a tutorial-style loop, frame costs
 
 Each command lives in its own module of `wander3d.commands`. Qt and vispy are imported only by
-the commands that draw, so `check` and `run` work on machines with no display and no GUI
-libraries. Bad input never gives a traceback: it is one `wander3d: error: ...` line and exit
-status 2.
+the commands that draw (and Dask only by `sweep` and `tune`), so `check` and `run` work on
+machines with no display and no GUI libraries. Bad input never gives a traceback: it is one
+`wander3d: error: ...` line and exit status 2.
 """
 
 from __future__ import annotations

@@ -65,3 +65,48 @@ class Progress:
         )
         self.stream.flush()
         return elapsed
+
+
+class CellProgress:
+    """A one-line bar of finished cells, their rate and the time left, on a TTY only.
+
+    total: cells to run. Redrawn at most every Progress.INTERVAL seconds.
+    """
+
+    def __init__(self, stream: IO[str], total: int) -> None:
+        self.stream = stream
+        self.total = total
+        try:
+            self.live = stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+        self.start = time.perf_counter()
+        self._last = -1.0
+
+    def update(self, done: int) -> None:
+        if not self.live or not self.total:
+            return
+        now = time.perf_counter()
+        if now - self._last < Progress.INTERVAL and done < self.total:
+            return
+        self._last = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = done / elapsed
+        left = f"{_clock((self.total - done) / rate)} left" if done else "--:-- left"
+        filled = int(done / self.total * Progress.WIDTH)
+        bar = "#" * filled + "-" * (Progress.WIDTH - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} cells  {rate:.2f} cells/s  {left}   ")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the bar's line (nothing to do when it was not drawn)."""
+        if self.live and self.total:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    """12:05 or 1:02:03."""
+    s = round(seconds)
+    hours, rest = divmod(s, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"

@@ -1,0 +1,87 @@
+"""`wander3d tune`: reaches a reachable target, writes the tuned scene, rejects bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wander3d.cli import main
+from wander3d.scene import load_scene
+from wander3d.sweep import open_client, tune
+from wander3d.sweep.execute import measure
+
+DEFAULT = Path(__file__).resolve().parent.parent / "scenes" / "default.toml"
+SECONDS = 8.0
+RATE = 10.0
+AGENTS = 20
+
+
+@pytest.fixture(scope="module")
+def client():
+    with open_client(workers=2, processes=False) as c:
+        yield c
+
+
+def test_tune_reaches_a_reachable_target_and_writes_the_tuned_scene(client, tmp_path):
+    """The target is what jitter 30 measures; tuning jitter from 10 must come within 10%."""
+    scene = load_scene(DEFAULT)
+    small = tune.tuning_scene(scene, 0, AGENTS)
+    reachable = tune.apply(
+        small, [tune.make_knob(small, 0, "wander.jitter")], {"wander.jitter": 30.0}
+    )
+    target = measure(reachable, SECONDS, RATE)[0].mean_turn_rate
+    knob = tune.make_knob(scene, 0, "wander.jitter=2:60")
+    result = tune.tune(
+        scene,
+        0,
+        {"mean_turn_rate": target},
+        [knob],
+        client,
+        seconds=SECONDS,
+        sample_rate=RATE,
+        seeds=1,
+        agents=AGENTS,
+        trials=32,
+        tolerance=0.05,
+    )
+    assert result.errors["mean_turn_rate"] <= 0.10, (result, target)
+    assert abs(result.achieved["mean_turn_rate"] - target) <= 0.10 * target
+    # The written scene: only the tuned key changed, the group's own count kept.
+    path = tmp_path / "tuned.toml"
+    path.write_text(tune.tuned_toml(result, [knob], "wanderers", "default"), encoding="utf-8")
+    tuned = load_scene(path)
+    assert tuned.groups[0].wander.jitter == result.values["wander.jitter"] != 10.0
+    assert tuned.groups[0].count == scene.groups[0].count
+    assert tuned.replace(groups=scene.groups) == scene
+    assert path.read_text().startswith("# Tuned by `wander3d tune` from default: group")
+    assert "groups[0].wander.jitter: 10 -> " in path.read_text()
+
+
+def test_knob_bounds_default_to_a_quarter_to_four_times_the_value():
+    scene = load_scene(DEFAULT)
+    knob = tune.make_knob(scene, 0, "wander.radius")
+    assert (knob.low, knob.start, knob.high) == (3.0, 12.0, 48.0)
+    assert tune.default_keys(scene, 0) == ["wander.distance", "wander.radius", "wander.jitter"]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--group", "nobody"], "the scene has no group 'nobody' (groups: 'wanderers')"),
+        (["--target", "wobble=3"], "unknown metric 'wobble'"),
+        (["--vary", "wander.rate"], "--vary wander.rate: the group's method does not use"),
+        (["--vary", "count"], "only decimal keys can be tuned"),
+        (["--vary", "wander.jitter=5:x"], "expected KEY=LO:HI"),
+        (["--vary", "wander.jitter=9:3"], "give positive bounds LO < HI"),
+        (["--vary", "wander.jitter", "--vary", "wander.jitter=1:9"], "names a key twice"),
+    ],
+)
+def test_bad_tune_input_is_one_line_and_exit_2(tmp_path, capsys, args, expected):
+    base = ["tune", "default", "--group", "wanderers", "--target", "turn_rate=20"]
+    argv = [*base, *args, "--out", str(tmp_path / "t.toml")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wander3d: error: ") and err.count("\n") == 1
+    assert expected in err
+    assert not (tmp_path / "t.toml").exists()

@@ -1,0 +1,141 @@
+"""Running measurements on dask.distributed: an embedded local cluster or an existing one.
+
+Each task runs one scene headless and returns its per-group `GroupStats`. Workers use one
+thread each and the kernel one thread per task too, so N workers keep N cores busy without
+oversubscribing them; every worker loads the compiled kernel once (from numba's disk cache)
+before the first task. Results come back as tasks finish, in any order; callers key them by
+cell, so the order never shows in what they write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from wander3d.analysis import GroupStats, compute_stats, sample_spec
+from wander3d.scene import Scene
+
+#: How long to wait for a remote scheduler before giving up (s).
+CONNECT_TIMEOUT_S = 20
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be reached or cannot run wander3d; str() is one line."""
+
+
+def default_workers() -> int:
+    """Worker processes for an embedded cluster: one per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats]:
+    """Run `scene` headless for `seconds`, sampled at `sample_rate`; its stats per group.
+
+    Uses one numba thread: the cluster's workers are the parallelism. numba's thread count
+    is per calling thread, so it is set here, in the thread that runs the task.
+    """
+    import numba
+
+    numba.set_num_threads(1)
+    samples = sample_spec(scene, seconds, sample_rate)
+    stats, _ = compute_stats(samples, scene.groups)
+    return stats
+
+
+def prepare_worker() -> float:
+    """Run once on each worker: the kernel compiled or loaded from numba's cache; seconds."""
+    from wander3d.engine.warmup import compile_kernel
+
+    return compile_kernel()
+
+
+@contextlib.contextmanager
+def open_client(
+    workers: int | None = None, scheduler: str | None = None, processes: bool = True
+) -> Iterator[Any]:
+    """A dask.distributed Client, every worker prepared; closed (with its cluster) on exit.
+
+    scheduler: address of an existing cluster ("tcp://host:8786"); else a LocalCluster of
+    `workers` processes (default: one per core), or threads with processes=False (tests).
+    Raises ClusterError if the scheduler cannot be reached or its workers lack wander3d.
+    """
+    from dask.distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if scheduler is not None:
+            try:
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+            except (OSError, TimeoutError, ValueError) as e:
+                raise ClusterError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+        else:
+            cluster = LocalCluster(
+                n_workers=workers or default_workers(),
+                threads_per_worker=1,
+                processes=processes,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = Client(cluster)
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
+    try:
+        with contextlib.suppress(Exception):
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        if not client.scheduler_info()["workers"]:
+            raise ClusterError(f"--scheduler {scheduler}: the cluster has no workers")
+        try:
+            client.run(prepare_worker)
+        except ImportError as e:
+            raise ClusterError(f"the cluster's workers cannot import wander3d ({e})") from None
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def worker_count(client: Any) -> int:
+    """Workers the client's cluster has now."""
+    return len(client.scheduler_info()["workers"])
+
+
+def run_tasks(
+    client: Any,
+    tasks: Iterable[tuple[str, Scene]],
+    seconds: float,
+    sample_rate: float,
+    on_result: Callable[[str, list[GroupStats]], None],
+) -> None:
+    """Measure each (key, scene) on the cluster; call on_result(key, stats) as each finishes.
+
+    Keys must be unique; they name the Dask tasks. An exception in a task is raised here
+    (after the results that finished before it were handed over); ClusterError if the
+    workers running a task kept dying.
+    """
+    from dask.distributed import KilledWorker, as_completed
+
+    futures = {
+        client.submit(measure, scene, seconds, sample_rate, key=f"wander3d-{key}", pure=False): key
+        for key, scene in tasks
+    }
+    try:
+        for future in as_completed(futures):
+            try:
+                stats = future.result()
+            except KilledWorker:
+                raise ClusterError(
+                    f"workers died running task {futures[future]} (out of memory?); use fewer "
+                    "agents or seconds per run, or fewer workers"
+                ) from None
+            on_result(futures[future], stats)
+    finally:
+        client.cancel(list(futures))

@@ -1,0 +1,120 @@
+"""The parameter atlas: how the main metrics change over one or two varied keys.
+
+Two keys: one heatmap per metric (mean over seeds), one row of heatmaps per group. One key:
+one line per group with the seeds' spread (min to max) shaded. matplotlib is imported here
+only, with the Agg backend (no display).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO, Any
+
+import numpy as np
+import pyarrow as pa
+
+#: (column, title) of the metrics the atlas shows.
+METRICS = (
+    ("mean_turn_rate", "turn rate (deg/s)"),
+    ("twitchiness", "twitchiness (deg/s²)"),
+    ("persistence", "persistence (s)"),
+    ("about_turns", "about-turns (/agent/min)"),
+    ("wall_contact", "wall contact (fraction)"),
+)
+
+
+def _label(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def _levels(column: Sequence[Any]) -> list[Any]:
+    """The distinct values of a column in the order they first appear (the sweep's order)."""
+    seen: list[Any] = []
+    for v in column:
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+def _grid(rows: dict[str, list[Any]], keys: Sequence[str], group: str, metric: str) -> tuple:
+    """Per-level arrays of the metric over seeds: values (levels..., seeds) as nested lists."""
+    levels = [_levels(rows[k]) for k in keys]
+    cells: dict[tuple[int, ...], list[float]] = {}
+    for i, name in enumerate(rows["group"]):
+        if name != group:
+            continue
+        index = tuple(levels[j].index(rows[k][i]) for j, k in enumerate(keys))
+        cells.setdefault(index, []).append(float(rows[metric][i]))
+    return levels, cells
+
+
+def write_atlas(out: IO[bytes], table: pa.Table, keys: Sequence[str]) -> None:
+    """Draw the atlas of a sweep `table` varied over `keys` (one or two) as PNG into `out`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if not 1 <= len(keys) <= 2:
+        raise ValueError("the atlas draws one or two varied keys")
+    rows = table.to_pydict()
+    groups = _levels(rows["group"])
+    if len(keys) == 2:
+        fig, axes = plt.subplots(
+            len(groups),
+            len(METRICS),
+            figsize=(3.6 * len(METRICS), 3.2 * len(groups)),
+            squeeze=False,
+            layout="constrained",
+        )
+        for g, group in enumerate(groups):
+            for m, (metric, title) in enumerate(METRICS):
+                _heatmap(axes[g][m], rows, keys, group, metric, title, fig)
+    else:
+        fig, axes = plt.subplots(
+            1,
+            len(METRICS),
+            figsize=(3.6 * len(METRICS), 3.4),
+            squeeze=False,
+            layout="constrained",
+        )
+        for m, (metric, title) in enumerate(METRICS):
+            ax = axes[0][m]
+            for group in groups:
+                _lines(ax, rows, keys[0], group, metric)
+            ax.set_title(title, fontsize=10)
+            ax.set_xlabel(keys[0], fontsize=9)
+        axes[0][0].legend(fontsize=8)
+    fig.savefig(out, format="png", dpi=100)
+    plt.close(fig)
+
+
+def _heatmap(ax, rows, keys, group: str, metric: str, title: str, fig) -> None:
+    (xs, ys), cells = _grid(rows, keys, group, metric)
+    grid = np.full((len(ys), len(xs)), np.nan)
+    for (i, j), values in cells.items():
+        grid[j, i] = np.mean(values)
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+    fig.colorbar(image, ax=ax, shrink=0.85)
+    ax.set_xticks(range(len(xs)), [_label(v) for v in xs], fontsize=7, rotation=45)
+    ax.set_yticks(range(len(ys)), [_label(v) for v in ys], fontsize=7)
+    ax.set_xlabel(keys[0], fontsize=8)
+    ax.set_ylabel(keys[1], fontsize=8)
+    ax.set_title(f"{group}: {title}", fontsize=9)
+
+
+def _lines(ax, rows, key: str, group: str, metric: str) -> None:
+    (xs,), cells = _grid(rows, [key], group, metric)
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in xs)
+    positions = np.array(xs, dtype=float) if numeric else np.arange(len(xs), dtype=float)
+    order = np.argsort(positions)
+    values = [cells.get((i,), [np.nan]) for i in range(len(xs))]
+    mean = np.array([np.mean(v) for v in values])[order]
+    low = np.array([np.min(v) for v in values])[order]
+    high = np.array([np.max(v) for v in values])[order]
+    (line,) = ax.plot(positions[order], mean, marker="o", markersize=3, label=group)
+    ax.fill_between(positions[order], low, high, color=line.get_color(), alpha=0.25, linewidth=0)
+    if not numeric:
+        ax.set_xticks(positions, [_label(v) for v in xs], fontsize=7)
+    elif len(xs) > 2 and positions.min() > 0 and positions.max() / positions.min() > 20:
+        ax.set_xscale("log")

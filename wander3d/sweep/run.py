@@ -1,0 +1,76 @@
+"""Running a sweep: skip the cells already measured, run the rest, write the table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from wander3d.analysis import GroupStats
+
+from . import execute, store
+from .spec import Sweep
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """What a finished sweep did: cells in all, cells found from an earlier run, cells run
+    now, the agent-steps they simulated, seconds taken, and the table written."""
+
+    cells: int
+    reused: int
+    ran: int
+    agent_steps: int
+    seconds: float
+    table: pa.Table
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: Path,
+    client: Any,
+    on_progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> SweepRun:
+    """Measure every cell of `sweep` not already in `out`'s parts folder, on `client`, and
+    write the table to `out` (then remove the parts folder).
+
+    on_start(to_run, reused) is called once before any cell runs; on_progress(done) after
+    each finished cell. Interrupted (KeyboardInterrupt, a failed task), the cells finished so
+    far stay in the parts folder for the next run.
+    """
+    folder = store.parts_folder(out)
+    results = store.read_parts(folder, store.cell_groups(sweep))
+    todo = store.missing(sweep, results)
+    if on_start is not None:
+        on_start(len(todo), len(results))
+    writer = store.PartWriter(folder)
+    done = 0
+
+    def finished(cell_id: str, stats: list[GroupStats]) -> None:
+        nonlocal done
+        writer.add(cell_id, stats)
+        results[cell_id] = [
+            {"name": s.name, **{f.name: getattr(s, f.name) for f in store.metric_fields()}}
+            for s in stats
+        ]
+        done += 1
+        if on_progress is not None:
+            on_progress(done)
+
+    start = time.perf_counter()
+    try:
+        tasks = ((cell.id, cell.scene) for cell in todo)
+        execute.run_tasks(client, tasks, sweep.seconds, sweep.sample_rate, finished)
+    finally:
+        writer.flush()
+    seconds = time.perf_counter() - start
+    table = store.build_table(sweep, results)
+    store.write_table(table, out, sweep.text)
+    store.remove_parts(folder)
+    reused = len(sweep.cells) - len(todo)
+    return SweepRun(len(sweep.cells), reused, len(todo), sweep.agent_steps(todo), seconds, table)

@@ -1,0 +1,241 @@
+"""Tuning: find parameter values of one group whose measured metrics match targets.
+
+Optuna's TPE sampler (seeded) proposes values in batches; each batch's runs go to the Dask
+cluster through `execute.run_tasks`, the same path as a sweep. The loss is the sum of squared
+relative errors of the group's metrics (each the mean over seeds). Batches have a fixed size,
+not the number of workers, so the same command finds the same values on any cluster. Tuning
+runs only the tuned group (groups do not interact; its metrics do not depend on the others)
+with `agents` agents, and stops when every metric is within `tolerance` of its target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from wander3d.analysis import GroupStats
+from wander3d.engine.params import METHOD_KEYS
+from wander3d.scene import Scene, schema
+
+from . import execute
+from .keys import KeyPath, KeyPathError, parse_key_path
+
+#: Trials proposed and run together: enough to keep a few workers busy.
+BATCH = 8
+#: Without bounds, a key is searched from its value / SPAN to its value * SPAN (log scale).
+SPAN = 4.0
+#: Trial values keep this many significant digits, so the written scene is what was measured.
+DIGITS = 4
+
+
+class TuneError(ValueError):
+    """Bad tuning input (an unknown metric or key, bounds out of range); one line."""
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A key being tuned: `name` as the user wrote it (group-relative, e.g. "wander.jitter"),
+    its path in the scene, the search bounds and the value it had."""
+
+    name: str
+    path: KeyPath
+    low: float
+    high: float
+    start: float
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """The best trial: values per knob name, the targets, the achieved metric per target and
+    its relative error, trials run, and the full tuned scene (the original scene with only the
+    knobs changed)."""
+
+    values: dict[str, float]
+    targets: dict[str, float]
+    achieved: dict[str, float]
+    errors: dict[str, float]
+    trials: int
+    scene: Scene
+
+
+def metric_names() -> list[str]:
+    """The GroupStats fields that can be targets (the numeric metrics)."""
+    skip = {"agents"}
+    return [
+        f.name
+        for f in dataclasses.fields(GroupStats)
+        if f.name not in skip and str(f.type).replace(" | None", "") in ("float", "int")
+    ]
+
+
+def metric_name(name: str) -> str:
+    """A target's metric: a GroupStats field, or its name without "mean_" (turn_rate)."""
+    names = metric_names()
+    for candidate in (name, f"mean_{name}"):
+        if candidate in names:
+            return candidate
+    short = [n.removeprefix("mean_") for n in names]
+    raise TuneError(f"unknown metric {name!r}: one of {', '.join(short)}")
+
+
+def group_index(scene: Scene, name: str) -> int:
+    """The index of the group called `name`; TuneError listing the names if none is."""
+    for i, g in enumerate(scene.groups):
+        if g.name == name:
+            return i
+    names = ", ".join(repr(g.name) for g in scene.groups)
+    raise TuneError(f"the scene has no group {name!r} (groups: {names})")
+
+
+def default_keys(scene: Scene, index: int) -> list[str]:
+    """What to tune when not told: the wander keys the group's method reads."""
+    return [f"wander.{k}" for k in METHOD_KEYS[scene.groups[index].wander.method]]
+
+
+def make_knob(scene: Scene, index: int, spec: str) -> Knob:
+    """A knob from "KEY" or "KEY=LO:HI", KEY relative to the group ("wander.jitter")."""
+    name, _, bounds = spec.partition("=")
+    try:
+        path = parse_key_path(f"groups[{index}].{name}")
+    except KeyPathError:
+        raise TuneError(f"--vary {spec}: no group key {name!r} (e.g. wander.jitter)") from None
+    key = path.schema_key
+    if key.type != schema.FLOAT:
+        raise TuneError(f"--vary {spec}: only decimal keys can be tuned")
+    start = path.read(scene.to_dict())
+    if start is None:
+        raise TuneError(f"--vary {spec}: the group's method does not use {name}")
+    if bounds:
+        try:
+            low, high = (float(b) for b in bounds.split(":"))
+        except ValueError:
+            raise TuneError(f"--vary {spec}: expected KEY=LO:HI, e.g. wander.jitter=2:40") from None
+    else:
+        low, high = start / SPAN, start * SPAN
+    if key.lo is not None:
+        low = max(low, key.lo)
+    if key.hi is not None:
+        high = min(high, key.hi)
+    if not (0 < low < high and math.isfinite(high)):
+        raise TuneError(f"--vary {spec}: give positive bounds LO < HI, e.g. {name}=1:50")
+    return Knob(name, path, low, high, float(start))
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.{DIGITS}g}")
+
+
+def tuning_scene(scene: Scene, index: int, agents: int | None) -> Scene:
+    """The scene tuning measures: only the tuned group, with `agents` agents if given."""
+    group = scene.groups[index]
+    if agents is not None:
+        group = dataclasses.replace(group, count=agents)
+    return scene.replace(groups=(group,))
+
+
+def apply(scene: Scene, knobs: Sequence[Knob], values: Mapping[str, float]) -> Scene:
+    """`scene` with each knob set to its value (validated: SceneError if it is invalid)."""
+    doc = scene.to_dict()
+    for knob in knobs:
+        doc = knob.path.apply(doc, values[knob.name])
+    return Scene.from_dict(doc, source=scene.source)
+
+
+def tune(
+    scene: Scene,
+    index: int,
+    targets: Mapping[str, float],
+    knobs: Sequence[Knob],
+    client: Any,
+    *,
+    seconds: float,
+    sample_rate: float,
+    seeds: int = 2,
+    agents: int | None = None,
+    trials: int = 64,
+    tolerance: float = 0.05,
+    seed: int = 0,
+    on_batch: Callable[[int, dict[str, float]], None] | None = None,
+) -> TuneResult:
+    """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
+    `seconds`) meet `targets` (metric -> value); at most `trials` trials.
+
+    on_batch(trials_done, best_errors) is called after each batch. Returns the best trial.
+    """
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # The tuned group is group 0 of the measured scene: point the knobs there.
+    measured = tuning_scene(scene, index, agents)
+    local = [dataclasses.replace(k, path=dataclasses.replace(k.path, group=0)) for k in knobs]
+    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True)
+    study = optuna.create_study(sampler=sampler)
+    study.enqueue_trial({k.name: k.start for k in knobs})
+    best = (math.inf, {k.name: k.start for k in knobs}, {m: math.nan for m in targets})
+    done = 0
+    while done < trials:
+        batch = [study.ask() for _ in range(min(BATCH, trials - done))]
+        values = [
+            {k.name: _round(t.suggest_float(k.name, k.low, k.high, log=True)) for k in local}
+            for t in batch
+        ]
+        tasks = []
+        for t, v in zip(batch, values, strict=True):
+            trial_scene = apply(measured, local, v)
+            for s in range(seeds):
+                tasks.append((f"trial{t.number}-seed{s}", trial_scene.replace(seed=scene.seed + s)))
+        stats: dict[str, list[GroupStats]] = {}
+        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__)
+        for t, v in zip(batch, values, strict=True):
+            achieved = {
+                m: sum(getattr(stats[f"trial{t.number}-seed{s}"][0], m) for s in range(seeds))
+                / seeds
+                for m in targets
+            }
+            errors = {m: _relative_error(achieved[m], goal) for m, goal in targets.items()}
+            loss = sum(e * e for e in errors.values())
+            study.tell(t, loss)
+            if loss < best[0]:
+                best = (loss, v, achieved)
+        done += len(batch)
+        best_errors = {m: _relative_error(best[2][m], g) for m, g in targets.items()}
+        if on_batch is not None:
+            on_batch(done, best_errors)
+        if max(best_errors.values()) <= tolerance:
+            break
+    _, values_best, achieved = best
+    return TuneResult(
+        values=values_best,
+        targets=dict(targets),
+        achieved=achieved,
+        errors={m: _relative_error(achieved[m], g) for m, g in targets.items()},
+        trials=done,
+        scene=apply(scene, knobs, values_best),
+    )
+
+
+def _relative_error(achieved: float, target: float) -> float:
+    """|achieved - target| / |target| (absolute error for a zero target)."""
+    return abs(achieved - target) / (abs(target) or 1.0)
+
+
+def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: str) -> str:
+    """The tuned scene as TOML, opening with comments saying what was tuned and how well."""
+    lines = [
+        f"Tuned by `wander3d tune` from {source}: group {group!r}, {result.trials} trials.",
+        "Changed (all other keys as in the original scene):",
+    ]
+    lines += [
+        f"  groups[{k.path.group}].{k.name}: {k.start:g} -> {result.values[k.name]:g}"
+        for k in knobs
+    ]
+    lines.append("Metrics (mean over the seeds tuned with), achieved vs target:")
+    lines += [
+        f"  {m}: {result.achieved[m]:.4g} vs {goal:.4g} ({result.errors[m]:.1%} off)"
+        for m, goal in result.targets.items()
+    ]
+    header = "\n".join(f"# {line}" for line in lines)
+    return f"{header}\n#\n{result.scene.to_toml()}"
