@@ -224,6 +224,8 @@ def _relative_error(achieved: float, target: float) -> float:
 
 def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: str) -> str:
     """The tuned scene as TOML, opening with comments saying what was tuned and how well."""
+    # A comment is one line: a newline in a path or name would end it and break the TOML.
+    source, group = (t.replace("\r", "\\r").replace("\n", "\\n") for t in (source, group))
     lines = [
         f"Tuned by `wander3d tune` from {source}: group {group!r}, {result.trials} trials.",
         "Changed (all other keys as in the original scene):",
