@@ -57,6 +57,18 @@ LAYERS: dict[str, Layer] = {
         third_party=("numpy",),
         third_party_lazily=("matplotlib",),
     ),
+    # Trajectory files out of `wander3d run` (Parquet, CSV, glTF, npz). Headless.
+    "export": Layer(
+        uses=("api", "engine", "scene", "helpers", "analysis"),
+        third_party=("numpy", "pyarrow"),
+        third_party_lazily=("pygltflib",),
+    ),
+    # Parameter sweeps and tuning on Dask. Headless; the cluster and optimiser load lazily.
+    "sweep": Layer(
+        uses=("api", "engine", "scene", "helpers", "analysis"),
+        third_party=("numpy", "pyarrow"),
+        third_party_lazily=("dask", "distributed", "optuna", "numba", "matplotlib"),
+    ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
     "render": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy", "vispy", "imageio")),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
@@ -73,7 +85,18 @@ LAYERS: dict[str, Layer] = {
     ),
     # The command line, and `python -m wander3d`.
     "cli": Layer(
-        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench", "app"),
+        uses=(
+            "api",
+            "engine",
+            "scene",
+            "helpers",
+            "analysis",
+            "export",
+            "sweep",
+            "render",
+            "bench",
+            "app",
+        ),
         third_party=None,
     ),
 }
@@ -90,7 +113,10 @@ PLACES: dict[str, str] = {
     "wander3d.render": "render",
     "wander3d.bench": "bench",
     "wander3d.app": "app",
+    "wander3d.export": "export",
+    "wander3d.sweep": "sweep",
     "wander3d.cli": "cli",
+    "wander3d.commands": "cli",
     "wander3d.__main__": "cli",
 }
 
