@@ -15,6 +15,8 @@ from vispy.scene.cameras import ArcballCamera, FlyCamera, TurntableCamera
 from vispy.util import transforms
 from vispy.util.quaternion import Quaternion
 
+from .vispy_private import set_arcball_rotation
+
 CAMERA_MODES = ("turntable", "arcball", "fly")
 #: Extra room around the box when the scene does not set a distance (1.1: 10%).
 FIT_MARGIN = 1.1
@@ -183,8 +185,9 @@ class CameraRig:
             self.viewbox.camera = cam
             degrees, axis = self._rotation_between(cam, target, center)
             # ArcballCamera rotates about the quaternion's axis with y and z swapped.
-            cam._quaternion = Quaternion.create_from_axis_angle(
-                math.radians(degrees), axis[0], axis[2], axis[1]
+            set_arcball_rotation(
+                cam,
+                Quaternion.create_from_axis_angle(math.radians(degrees), axis[0], axis[2], axis[1]),
             )
         else:
             cam = FlyCamera(fov=fov)

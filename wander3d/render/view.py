@@ -12,7 +12,6 @@ import time
 
 import numpy as np
 from vispy import gloo
-from vispy import scene as vscene
 from vispy.io import write_png
 
 from wander3d.engine import Simulation
@@ -24,6 +23,7 @@ from .debug import DebugLayer
 from .enclosure import EnclosureLayer
 from .glcompat import ensure_instancing
 from .trails import TrailsLayer
+from .vispy_private import FrameStartCanvas
 
 #: With "debug for all" on, groups of at most this many agents show the overlay on every agent.
 DEBUG_ALL_MAX = 64
@@ -31,7 +31,7 @@ DEBUG_ALL_MAX = 64
 PICK_RADIUS = 12.0
 
 
-class _Canvas(vscene.SceneCanvas):
+class _Canvas(FrameStartCanvas):
     """A SceneCanvas whose frames always start with depth writes on.
 
     Translucent visuals turn depth writes off and vispy leaves GL state as the last visual set
@@ -39,9 +39,8 @@ class _Canvas(vscene.SceneCanvas):
     and hide everything. This covers on-screen frames and SceneCanvas.render alike.
     """
 
-    def _draw_scene(self, bgcolor=None) -> None:
+    def frame_start(self) -> None:
         self.context.set_depth_mask(True)
-        super()._draw_scene(bgcolor)
 
 
 class SimulationView:
