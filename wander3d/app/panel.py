@@ -1,15 +1,20 @@
-"""The side panel: display toggles, and per group a visibility box and live parameter sliders.
+"""The side panel: display toggles, the overlay legend, and per group a visibility box and live
+parameter controls.
 
 The panel only emits signals; the main window applies them to the engine and the view.
+The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and keys the
+window also uses as shortcuts, such as Right or Space) only while it has the keyboard focus.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PyQt6.QtCore import Qt, pyqtSignal
-from PyQt6.QtGui import QColor, QIcon, QPixmap
+from PyQt6.QtCore import QEvent, Qt, pyqtSignal
+from PyQt6.QtGui import QColor, QIcon, QKeyEvent, QPixmap, QWheelEvent
 from PyQt6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QDoubleSpinBox,
     QFrame,
@@ -22,18 +27,30 @@ from PyQt6.QtWidgets import (
 )
 
 from wander3d.engine import METHOD_KEYS, GroupParams
+from wander3d.render.debug import LEGEND
 from wander3d.scene import schema
 
 #: Slider steps between a parameter's ends.
 SLIDER_STEPS = 1000
+#: Sliders are at least this wide (logical pixels): a pixel is at most 1/160 of the range.
+SLIDER_MIN_WIDTH = 160
+#: Spin boxes never show more decimals than this.
+MAX_DECIMALS = 4
+#: Keys a focused panel widget keeps for itself although they are window shortcuts.
+NAVIGATION_KEYS = frozenset(
+    (
+        Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home,
+        Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Space,
+    )
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class ParamSpec:
     """A tunable parameter: a GroupParams field ("groups") or a WanderParams one.
 
-    lo, hi: the slider's default range (units of the parameter); a scene value beyond `hi`
-    stretches it to twice that value.
+    lo, hi: the slider's default range (units of the parameter); a scene value beyond it
+    stretches it. log: the slider is logarithmic (for a parameter that spans decades; lo > 0).
     """
 
     key: str
@@ -41,19 +58,20 @@ class ParamSpec:
     label: str
     lo: float
     hi: float
+    log: bool = False
 
 
 PARAMS = {
     p.key: p
     for p in (
         ParamSpec("distance", "groups.wander", "Distance", 0.0, 120.0),
-        ParamSpec("radius", "groups.wander", "Radius", 0.5, 60.0),
+        ParamSpec("radius", "groups.wander", "Radius", 0.1, 60.0, log=True),
         ParamSpec("jitter", "groups.wander", "Jitter", 0.0, 60.0),
         ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
-        ParamSpec("frequency", "groups.wander", "Frequency", 0.02, 3.0),
-        ParamSpec("interval", "groups.wander", "Interval", 0.25, 20.0),
-        ParamSpec("max_speed", "groups", "Max speed", 1.0, 200.0),
-        ParamSpec("max_force", "groups", "Max force", 1.0, 400.0),
+        ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
+        ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
+        ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
+        ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
     )
 }
 
@@ -68,10 +86,82 @@ def param_value(group: GroupParams, key: str) -> float:
     return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
-class ParamControl(QWidget):
-    """A slider and a spin box bound to one float parameter.
+def exact_decimals(value: float) -> int:
+    """Fewest decimals (up to MAX_DECIMALS) that show `value` as it is."""
+    for d in range(MAX_DECIMALS + 1):
+        if abs(round(value, d) - value) <= 1e-9 * max(1.0, abs(value)):
+            return d
+    return MAX_DECIMALS
 
-    valueChanged(float) fires for user changes only, never for `set_value`.
+
+def keeps_key(event: QEvent) -> bool:
+    """Whether `event` is a shortcut check for a key a focused panel widget uses itself."""
+    return (
+        event.type() == QEvent.Type.ShortcutOverride
+        and isinstance(event, QKeyEvent)
+        and Qt.Key(event.key()) in NAVIGATION_KEYS
+    )
+
+
+class PanelSlider(QSlider):
+    """A horizontal slider that ignores the wheel unless focused, and keeps its keys."""
+
+    def __init__(self) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()  # the scroll area behind scrolls
+
+    def event(self, event: QEvent) -> bool:
+        if keeps_key(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+
+class PanelSpinBox(QDoubleSpinBox):
+    """A spin box that ignores the wheel unless focused, and keeps its keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setKeyboardTracking(False)
+        self.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+    def event(self, event: QEvent) -> bool:
+        if keeps_key(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+
+class PanelCheckBox(QCheckBox):
+    """A check box that keeps Space (it toggles it) when focused."""
+
+    def event(self, event: QEvent) -> bool:
+        if keeps_key(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+
+class ParamControl(QWidget):
+    """A label, a spin box with the unit, and below them a full-width slider, bound to one
+    float parameter.
+
+    The spin box accepts any value the scene format allows and always shows the value exactly;
+    the slider's range stretches to include it. valueChanged(float) fires for user changes
+    only, never for `set_value`.
     """
 
     valueChanged = pyqtSignal(float)
@@ -79,24 +169,39 @@ class ParamControl(QWidget):
     def __init__(self, spec: ParamSpec, value: float, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
-        self.lo = spec.lo
-        self.hi = max(spec.hi, 2.0 * value)
         key = schema.key(spec.table, spec.key)
+        self.unit = key.unit
         unit = f" ({key.unit})" if key.unit else ""
         self.setToolTip(f"{spec.label}{unit}: {key.doc}")
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.lo, self.hi = spec.lo, spec.hi
+        self.label = QLabel(spec.label)
+        self.slider = PanelSlider()
         self.slider.setRange(0, SLIDER_STEPS)
-        self.spin = QDoubleSpinBox()
-        span = self.hi - self.lo
-        self.spin.setDecimals(3 if span <= 5 else 2 if span <= 50 else 1)
-        self.spin.setRange(self.lo, self.hi)
-        self.spin.setSingleStep(span / 100)
-        self.spin.setKeyboardTracking(False)
-        self.spin.setFixedWidth(76)
+        self.slider.setMinimumWidth(SLIDER_MIN_WIDTH)
+        self.spin = PanelSpinBox()
+        span = spec.hi - spec.lo
+        self._base_decimals = (
+            max(1, math.ceil(-math.log10(spec.lo)) + 1)
+            if spec.log
+            else 3
+            if span <= 5
+            else 2
+            if span <= 50
+            else 1
+        )
+        smallest = 10.0**-MAX_DECIMALS if key.lo_open else key.lo or 0.0
+        self.spin.setDecimals(MAX_DECIMALS)  # before the range, so it is not rounded
+        self.spin.setRange(smallest, min(key.hi if key.hi is not None else 1e6, 1e6))
+        if key.unit:
+            self.spin.setSuffix(f" {key.unit}")
+        self.spin.setMinimumWidth(120)
         layout = QGridLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.slider, 0, 0)
-        layout.addWidget(self.spin, 0, 1)
+        layout.setContentsMargins(0, 2, 0, 2)
+        layout.setVerticalSpacing(0)
+        layout.addWidget(self.label, 0, 0)
+        layout.addWidget(self.spin, 0, 1, Qt.AlignmentFlag.AlignRight)
+        layout.addWidget(self.slider, 1, 0, 1, 2)
+        layout.setColumnStretch(0, 1)
         self.set_value(value)
         self.slider.valueChanged.connect(self._slider_moved)
         self.spin.valueChanged.connect(self._spin_changed)
@@ -105,40 +210,66 @@ class ParamControl(QWidget):
         return self.spin.value()
 
     def set_value(self, value: float) -> None:
-        """Show `value` without emitting valueChanged."""
+        """Show `value` exactly, without emitting valueChanged."""
         for w in (self.slider, self.spin):
             w.blockSignals(True)
+        self._include(value)
+        self.spin.setDecimals(max(self._base_decimals, exact_decimals(value)))
         self.spin.setValue(value)
         self.slider.setValue(self._to_slider(value))
         for w in (self.slider, self.spin):
             w.blockSignals(False)
 
+    def _include(self, value: float) -> None:
+        """Stretch the slider's range to hold `value`."""
+        if value > self.hi:
+            self.hi = 2.0 * value
+        if value < self.lo:
+            self.lo = value / 2.0 if self.spec.log and value > 0 else value
+        self.slider.setSingleStep(1)
+        self.slider.setPageStep(SLIDER_STEPS // 20)
+
     def _to_slider(self, value: float) -> int:
-        return round((value - self.lo) / (self.hi - self.lo) * SLIDER_STEPS)
+        if self.spec.log and self.lo > 0:
+            t = math.log(max(value, self.lo) / self.lo) / math.log(self.hi / self.lo)
+        else:
+            t = (value - self.lo) / (self.hi - self.lo)
+        return round(min(1.0, max(0.0, t)) * SLIDER_STEPS)
+
+    def _from_slider(self, position: int) -> float:
+        t = position / SLIDER_STEPS
+        if self.spec.log and self.lo > 0:
+            return self.lo * (self.hi / self.lo) ** t
+        return self.lo + (self.hi - self.lo) * t
 
     def _slider_moved(self, position: int) -> None:
-        value = self.lo + (self.hi - self.lo) * position / SLIDER_STEPS
+        value = self._from_slider(position)
+        # Round to what a person reads: 3 significant digits, at least the base decimals.
+        digits = max(self._base_decimals, 2 - math.floor(math.log10(abs(value)))) if value else 0
+        value = round(value, min(MAX_DECIMALS, digits))
         self.spin.blockSignals(True)
+        self.spin.setDecimals(max(self._base_decimals, exact_decimals(value)))
         self.spin.setValue(value)
         self.spin.blockSignals(False)
-        # The spin box rounds to its decimals; that is the value the engine gets.
+        # The spin box holds the value the engine gets.
         self.valueChanged.emit(self.spin.value())
 
     def _spin_changed(self, value: float) -> None:
         self.slider.blockSignals(True)
+        self._include(value)
         self.slider.setValue(self._to_slider(value))
         self.slider.blockSignals(False)
         self.valueChanged.emit(value)
 
 
-def color_icon(color: str, size: int = 14) -> QIcon:
+def color_icon(color: str | QColor, size: int = 14) -> QIcon:
     pixmap = QPixmap(size, size)
     pixmap.fill(QColor(color))
     return QIcon(pixmap)
 
 
 class GroupControls(QFrame):
-    """One group: a visibility check box (with the group's colour) and its sliders."""
+    """One group: a visibility check box (with the group's colour) and its controls."""
 
     visibilityChanged = pyqtSignal(int, bool)
     paramChanged = pyqtSignal(int, str, float)
@@ -148,7 +279,8 @@ class GroupControls(QFrame):
         self.index = index
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QGridLayout(self)
-        self.visible_box = QCheckBox(group.name)
+        layout.setVerticalSpacing(2)
+        self.visible_box = PanelCheckBox(group.name)
         self.visible_box.setIcon(color_icon(group.color))
         self.visible_box.setChecked(True)
         self.visible_box.setToolTip(f"Show or hide group '{group.name}'")
@@ -164,12 +296,9 @@ class GroupControls(QFrame):
             control.valueChanged.connect(
                 lambda value, key=key: self.paramChanged.emit(self.index, key, value)
             )
-            label = QLabel(PARAMS[key].label)
-            label.setToolTip(control.toolTip())
-            layout.addWidget(label, row, 0)
-            layout.addWidget(control, row, 1)
+            layout.addWidget(control, row, 0, 1, 2)
             self.controls[key] = control
-        layout.setColumnStretch(1, 1)
+        layout.setColumnStretch(0, 1)
 
     def show_values(self, group: GroupParams) -> None:
         """Show `group`'s current parameters (e.g. after a reset) without emitting."""
@@ -177,8 +306,26 @@ class GroupControls(QFrame):
             control.set_value(param_value(group, key))
 
 
+def legend_box() -> QGroupBox:
+    """What each overlay colour means (render.debug.LEGEND), as coloured squares and words."""
+    box = QGroupBox("Overlay of the selected agent")
+    layout = QGridLayout(box)
+    layout.setVerticalSpacing(1)
+    for row, (rgba, name, meaning) in enumerate(LEGEND):
+        swatch = QLabel()
+        swatch.setPixmap(color_icon(QColor.fromRgbF(*rgba[:3])).pixmap(12, 12))
+        label = QLabel(name)
+        label.setToolTip(meaning)
+        swatch.setToolTip(meaning)
+        layout.addWidget(swatch, row, 0)
+        layout.addWidget(label, row, 1)
+    layout.setColumnStretch(1, 1)
+    box.setToolTip("Click an agent to see it; F1 explains each colour")
+    return box
+
+
 class SidePanel(QWidget):
-    """Display toggles and one GroupControls per group."""
+    """Display toggles, the overlay legend and one GroupControls per group."""
 
     groupVisibilityChanged = pyqtSignal(int, bool)
     groupParamChanged = pyqtSignal(int, str, float)
@@ -188,20 +335,22 @@ class SidePanel(QWidget):
         layout = QVBoxLayout(self)
         display = QGroupBox("Display")
         display_layout = QVBoxLayout(display)
-        self.trails_box = QCheckBox("Trails")
+        self.trails_box = PanelCheckBox("Trails")
         self.trails_box.setToolTip("Each agent's recent path, fading with age")
-        self.enclosure_box = QCheckBox("Enclosure")
+        self.enclosure_box = PanelCheckBox("Enclosure")
         self.enclosure_box.setToolTip("The box the agents stay in, with a floor grid and axes")
-        self.debug_box = QCheckBox("Debug overlay")
+        self.debug_box = PanelCheckBox("Overlay on the selected agent")
         self.debug_box.setToolTip(
-            "For the selected agent (click one; Esc clears): wander sphere, target (yellow), "
-            "velocity (green) and steering force (red)"
+            "For the selected agent (click one; Esc clears): wander sphere, target, velocity "
+            "and steering force (see the legend below)"
         )
-        self.debug_all_box = QCheckBox("Debug every agent of small groups")
+        self.debug_all_box = PanelCheckBox("Overlay on every agent (groups ≤ 64)")
         self.debug_all_box.setToolTip("Show the overlay on every agent of groups of 64 or fewer")
         for box in (self.trails_box, self.enclosure_box, self.debug_box, self.debug_all_box):
             display_layout.addWidget(box)
         layout.addWidget(display)
+        self.legend = legend_box()
+        layout.addWidget(self.legend)
         self.groups_box = QGroupBox("Groups")
         self.groups_layout = QVBoxLayout(self.groups_box)
         layout.addWidget(self.groups_box)
