@@ -16,47 +16,7 @@ from PyQt6.QtWidgets import QMessageBox
 
 from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
-from wander3d.app.window import MainWindow
 from wander3d.scene import bundled_scene, load_scene
-
-
-@pytest.fixture
-def dialogs(monkeypatch):
-    """Record QMessageBox.warning calls instead of blocking on a modal dialog; questions
-    (unsaved edits) are answered Discard."""
-    shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text))
-    )
-
-    def discard(parent, title, text, *a):
-        shown.append((title, text))
-        return QMessageBox.StandardButton.Discard
-
-    monkeypatch.setattr(QMessageBox, "question", discard)
-    return shown
-
-
-@pytest.fixture
-def make_window(qtbot, settings, tmp_path, dialogs):
-    settings.setValue("screenshot_dir", str(tmp_path / "shots"))
-
-    def make(scene) -> MainWindow:
-        window = MainWindow(scene, settings)
-        qtbot.addWidget(window)
-        window.resize(900, 600)
-        window.show()
-        qtbot.waitExposed(window)
-        return window
-
-    return make
-
-
-@pytest.fixture
-def window(make_window, small_scene):
-    w = make_window(small_scene)
-    w.set_running(False)  # tests step explicitly unless they test the loop
-    return w
 
 
 def _lit(image: np.ndarray) -> float:
