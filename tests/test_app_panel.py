@@ -58,7 +58,8 @@ def test_values_outside_the_default_range_are_shown_exactly():
     small = ParamControl(PARAMS["radius"], 0.02)
     assert small.value() == 0.02 and small.spin.text().startswith("0.02")
     assert small.slider.value() > 0  # the range stretched below it
-    assert ParamControl(PARAMS["radius"], 0.2).spin.text() == "0.20 units"
+    assert ParamControl(PARAMS["radius"], 0.2).spin.text() == "0.2 units"
+    assert ParamControl(PARAMS["max_speed"], 40.0).spin.text() == "40.0 units/s"
     big = ParamControl(PARAMS["max_speed"], 1234.5)
     assert big.value() == 1234.5 and big.slider.value() < SLIDER_STEPS
     # Typed beyond the slider's end: the slider's range follows.

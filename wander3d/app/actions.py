@@ -21,6 +21,11 @@ FLY_KEYS = frozenset(
         Qt.Key.Key_I, Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_L, Qt.Key.Key_Q, Qt.Key.Key_E,
     )
 )  # fmt: skip
+MODE_TIPS = {
+    "turntable": "Orbit the centre with the floor level (+y up)",
+    "arcball": "Rotate freely around the centre",
+    "fly": "Fly through the scene: WASD / arrows move, F / C up and down, drag looks",
+}
 CAMERA_TIP = (
     "Camera: turntable (drag rotates, wheel zooms, Shift+drag pans), arcball, or fly "
     "(WASD / arrows move, F / C up and down, drag looks) (1, 2, 3)"
@@ -144,7 +149,7 @@ class WindowActions:
                 f"{mode.capitalize()} camera",
                 lambda _=False, m=mode: self.set_camera_mode(m),
                 (str(i),),
-                f"{mode.capitalize()} camera",
+                MODE_TIPS[mode],
                 checkable=True,
             )
             self.mode_actions.addAction(act)
@@ -152,6 +157,7 @@ class WindowActions:
             "&Keys, mouse and overlay…", self.show_help, ("F1",),
             "Every key, mouse gesture and overlay colour", sp.SP_DialogHelpButton,
         )  # fmt: skip
+        self.help_action.setIconText("Help")
 
     def _build_menus(self) -> None:
         bar = self.menuBar()

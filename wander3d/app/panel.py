@@ -144,6 +144,17 @@ class PanelSpinBox(QDoubleSpinBox):
             return True
         return super().event(event)
 
+    def textFromValue(self, value: float) -> str:
+        """Without trailing zeros beyond one decimal: 0.2, 40.0, 0.015 (typing may use all
+        `decimals()`)."""
+        text = self.locale().toString(value, "f", self.decimals())
+        point = self.locale().decimalPoint()
+        if point in text:
+            text = text.rstrip("0")
+            if text.endswith(point):
+                text += "0"
+        return text
+
 
 class PanelCheckBox(QCheckBox):
     """A check box that keeps Space (it toggles it) when focused."""
