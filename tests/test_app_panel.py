@@ -10,7 +10,7 @@ from PyQt6.QtCore import QPoint, QPointF, Qt
 from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication, QMessageBox
 
-from wander3d.app.panel import PARAMS, SLIDER_STEPS, ParamControl
+from wander3d.app.controls import PARAMS, SLIDER_STEPS, ParamControl
 from wander3d.scene import bundled_scene, load_scene
 
 
