@@ -62,6 +62,8 @@ def test_values_outside_the_default_range_are_shown_exactly():
     assert ParamControl(PARAMS["max_speed"], 40.0).spin.text() == "40.0 units/s"
     big = ParamControl(PARAMS["max_speed"], 1234.5)
     assert big.value() == 1234.5 and big.slider.value() < SLIDER_STEPS
+    # Only values the scene format allows can be typed: a radius is > 0.
+    assert 0 < small.spin.minimum() < 0.001
     # Typed beyond the slider's end: the slider's range follows.
     big.spin.setValue(5000.0)
     assert big.value() == 5000.0 and big.hi >= 5000.0

@@ -30,8 +30,8 @@ from wander3d.scene import schema
 SLIDER_STEPS = 1000
 #: Sliders are at least this wide (logical pixels): a pixel is at most 1/160 of the range.
 SLIDER_MIN_WIDTH = 160
-#: Spin boxes never show more decimals than this.
-MAX_DECIMALS = 4
+#: Decimals spin boxes keep (and accept when typed); they show no trailing zeros.
+MAX_DECIMALS = 6
 #: Keys a focused panel widget keeps for itself although they are window shortcuts.
 NAVIGATION_KEYS = frozenset(
     (
@@ -80,14 +80,6 @@ def tunable_keys(group: GroupParams) -> tuple[str, ...]:
 def param_value(group: GroupParams, key: str) -> float:
     spec = PARAMS[key]
     return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
-
-
-def exact_decimals(value: float) -> int:
-    """Fewest decimals (up to MAX_DECIMALS) that show `value` as it is."""
-    for d in range(MAX_DECIMALS + 1):
-        if abs(round(value, d) - value) <= 1e-9 * max(1.0, abs(value)):
-            return d
-    return MAX_DECIMALS
 
 
 def keeps_key(event: QEvent) -> bool:
@@ -141,8 +133,7 @@ class PanelSpinBox(QDoubleSpinBox):
         return super().event(event)
 
     def textFromValue(self, value: float) -> str:
-        """Without trailing zeros beyond one decimal: 0.2, 40.0, 0.015 (typing may use all
-        `decimals()`)."""
+        """Exact, without trailing zeros beyond one decimal: 0.2, 40.0, 0.015."""
         text = self.locale().toString(value, "f", self.decimals())
         point = self.locale().decimalPoint()
         if point in text:
@@ -186,18 +177,8 @@ class ParamControl(QWidget):
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setMinimumWidth(SLIDER_MIN_WIDTH)
         self.spin = PanelSpinBox()
-        span = spec.hi - spec.lo
-        self._base_decimals = (
-            max(1, math.ceil(-math.log10(spec.lo)) + 1)
-            if spec.log
-            else 3
-            if span <= 5
-            else 2
-            if span <= 50
-            else 1
-        )
         smallest = 10.0**-MAX_DECIMALS if key.lo_open else key.lo or 0.0
-        self.spin.setDecimals(MAX_DECIMALS)  # before the range, so it is not rounded
+        self.spin.setDecimals(MAX_DECIMALS)  # before the range, which it rounds
         self.spin.setRange(smallest, min(key.hi if key.hi is not None else 1e6, 1e6))
         if key.unit:
             self.spin.setSuffix(f" {key.unit}")
@@ -221,7 +202,6 @@ class ParamControl(QWidget):
         for w in (self.slider, self.spin):
             w.blockSignals(True)
         self._include(value)
-        self.spin.setDecimals(max(self._base_decimals, exact_decimals(value)))
         self.spin.setValue(value)
         self.slider.setValue(self._to_slider(value))
         for w in (self.slider, self.spin):
@@ -251,11 +231,10 @@ class ParamControl(QWidget):
 
     def _slider_moved(self, position: int) -> None:
         value = self._from_slider(position)
-        # Round to what a person reads: 3 significant digits, at least the base decimals.
-        digits = max(self._base_decimals, 2 - math.floor(math.log10(abs(value)))) if value else 0
+        # Round to what a person reads: 3 significant digits.
+        digits = max(0, 2 - math.floor(math.log10(abs(value)))) if value else 0
         value = round(value, min(MAX_DECIMALS, digits))
         self.spin.blockSignals(True)
-        self.spin.setDecimals(max(self._base_decimals, exact_decimals(value)))
         self.spin.setValue(value)
         self.spin.blockSignals(False)
         # The spin box holds the value the engine gets.
