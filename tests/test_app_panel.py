@@ -54,7 +54,7 @@ def test_the_wheel_scrolls_the_panel_and_never_edits(make_window, qtbot):
     assert control.value() != values[(1, "distance")]
 
 
-def test_values_outside_the_default_range_are_shown_exactly():
+def test_values_outside_the_default_range_are_shown_exactly(qtbot):
     small = ParamControl(PARAMS["radius"], 0.02)
     assert small.value() == 0.02 and small.spin.text().startswith("0.02")
     assert small.slider.value() > 0  # the range stretched below it
@@ -69,7 +69,7 @@ def test_values_outside_the_default_range_are_shown_exactly():
     assert big.value() == 5000.0 and big.hi >= 5000.0
 
 
-def test_parameters_that_span_decades_have_log_sliders_with_units():
+def test_parameters_that_span_decades_have_log_sliders_with_units(qtbot):
     control = ParamControl(PARAMS["max_force"], 50.0)
     assert control.spin.suffix() == " mass·units/s²"
     seen = []
