@@ -151,6 +151,8 @@ def test_follow_is_a_chase_view_and_stopping_gives_the_camera_back(gl_view, mode
     image = gl_view.render()
     amber = np.all(np.abs(image[..., :3].astype(int) - (255, 176, 0)) < 60, axis=-1)
     assert amber.mean() < 0.1  # the view is not filled with the agent's colour
+    gl_view.select(9)  # another click while chasing: the chase goes on with it
+    assert gl_view.following == 9
     gl_view.follow(None)
     assert gl_view.camera_mode == mode
     np.testing.assert_allclose(gl_view.rig.camera.transform.matrix, before, atol=1e-9)

@@ -222,12 +222,15 @@ class SimulationView:
 
     # ------------------------------------------------------------------ selection
     def select(self, agent: int | None) -> None:
-        """Select `agent` (an index into the simulation's arrays) or clear with None."""
+        """Select `agent` (an index into the simulation's arrays) or clear with None (which
+        also stops following). While following, the chase switches to the new agent."""
         if agent is not None and not 0 <= agent < self.sim.count:
             raise IndexError(f"agent {agent} out of range 0..{self.sim.count - 1}")
         self.selected = None if agent is None else int(agent)
         if self.selected is None:
             self.follow(None)
+        elif self.following is not None:
+            self.following = self.selected  # the chase goes on with the new agent
         self.update()
 
     def project(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
