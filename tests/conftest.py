@@ -88,3 +88,48 @@ def gl_view(qtbot, small_scene):
     qtbot.waitExposed(widget)
     yield view
     view.close()
+
+
+@pytest.fixture
+def dialogs(monkeypatch):
+    """Record QMessageBox.warning calls instead of blocking on a modal dialog; questions
+    (unsaved edits) are answered Discard."""
+    from PyQt6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text))
+    )
+
+    def discard(parent, title, text, *a):
+        shown.append((title, text))
+        return QMessageBox.StandardButton.Discard
+
+    monkeypatch.setattr(QMessageBox, "question", discard)
+    return shown
+
+
+@pytest.fixture
+def make_window(qtbot, settings, tmp_path, dialogs):
+    """Build a shown MainWindow on a scene, with isolated settings and recorded dialogs."""
+    from wander3d.app.window import MainWindow
+
+    settings.setValue("screenshot_dir", str(tmp_path / "shots"))
+
+    def make(scene) -> MainWindow:
+        window = MainWindow(scene, settings)
+        qtbot.addWidget(window)
+        window.resize(900, 600)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window, small_scene):
+    """A shown MainWindow on `small_scene`, paused."""
+    w = make_window(small_scene)
+    w.set_running(False)  # tests step explicitly unless they test the loop
+    return w

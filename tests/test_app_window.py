@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -14,40 +16,7 @@ from PyQt6.QtWidgets import QMessageBox
 
 from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
-from wander3d.app.window import MainWindow
 from wander3d.scene import bundled_scene, load_scene
-
-
-@pytest.fixture
-def dialogs(monkeypatch):
-    """Record QMessageBox.warning calls instead of blocking on a modal dialog."""
-    shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text))
-    )
-    return shown
-
-
-@pytest.fixture
-def make_window(qtbot, settings, tmp_path, dialogs):
-    settings.setValue("screenshot_dir", str(tmp_path / "shots"))
-
-    def make(scene) -> MainWindow:
-        window = MainWindow(scene, settings)
-        qtbot.addWidget(window)
-        window.resize(900, 600)
-        window.show()
-        qtbot.waitExposed(window)
-        return window
-
-    return make
-
-
-@pytest.fixture
-def window(make_window, small_scene):
-    w = make_window(small_scene)
-    w.set_running(False)  # tests step explicitly unless they test the loop
-    return w
 
 
 def _lit(image: np.ndarray) -> float:
@@ -181,15 +150,44 @@ def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot)
     d = np.linalg.norm(xy[:, None] - xy[None], axis=-1) + np.eye(len(xy)) * 1e9
     agent = int(np.flatnonzero(inside & (d.min(axis=1) > 8))[0])
     pos = QPoint(round(xy[agent, 0]), round(xy[agent, 1]))
+    plain = window.view.render()
     qtbot.mouseClick(window.view.canvas.native, Qt.MouseButton.LeftButton, pos=pos)
     assert window.view.selected == agent
-    window.panel.debug_box.setChecked(True)
-    assert window.view.debug.lines.visible
+    # The overlay shows at once: no box to tick first (the README promises it).
+    assert window.panel.debug_box.isChecked() and window.view.debug.lines.visible
+    assert np.abs(window.view.render().astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
     window.follow_action.trigger()
     assert window.view.following == agent
-    window.deselect_action.trigger()
-    assert window.view.selected is None and window.view.following is None
+    window.deselect_action.trigger()  # Esc: first stops following...
+    assert window.view.selected == agent and window.view.following is None
+    window.deselect_action.trigger()  # ...then clears the selection
+    assert window.view.selected is None
     assert not window.view.debug.lines.visible
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_save_as_honours_the_umask_and_is_atomic(window, tmp_path, monkeypatch, umask, dialogs):
+    (tmp_path / "out").mkdir()
+    path = tmp_path / "out" / "kept.toml"
+    old = os.umask(umask)
+    try:
+        assert window.save_scene_as(path)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    before = path.read_text()
+    window.panel.groups[0].controls["distance"].spin.setValue(42.0)
+
+    def fail(self, text, encoding=None):  # a full disk halfway through
+        with open(self, "w", encoding=encoding) as f:
+            f.write(text[:20])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", fail)
+    assert not window.save_scene_as(path)
+    assert "No space left" in dialogs[-1][1]
+    assert path.read_text() == before  # the old file is whole
+    assert [p.name for p in path.parent.iterdir()] == ["kept.toml"]  # no temporary left
 
 
 def test_screenshots_are_written(window, tmp_path, qtbot):

@@ -115,9 +115,10 @@ def test_debug_overlay_for_the_selected_agent(gl_view):
     gl_view.sim.step(5)
     gl_view.update()
     plain = gl_view.render()
+    gl_view.set_debug_visible(False)
     gl_view.select(3)
     assert gl_view.debug.highlight.visible and not gl_view.debug.lines.visible
-    gl_view.set_debug_visible(True)
+    gl_view.set_debug_visible(True)  # the default: a selected agent shows its overlay
     assert gl_view.debug.lines.visible
     overlay = gl_view.render()
     assert np.abs(overlay.astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
@@ -126,6 +127,35 @@ def test_debug_overlay_for_the_selected_agent(gl_view):
     # "Every agent of small groups": both groups here are small.
     gl_view.set_debug_all(True)
     np.testing.assert_array_equal(gl_view._overlay_agents(), np.arange(gl_view.sim.count))
+
+
+def _eye(view) -> np.ndarray:
+    return (np.array([0.0, 0.0, 0.0, 1.0]) @ np.asarray(view.rig.camera.transform.matrix))[:3]
+
+
+@pytest.mark.parametrize("mode", ["turntable", "arcball", "fly"])
+def test_follow_is_a_chase_view_and_stopping_gives_the_camera_back(gl_view, mode):
+    gl_view.set_camera_mode(mode)
+    before = np.array(gl_view.rig.camera.transform.matrix)
+    gl_view.sim.step(5)
+    gl_view.select(7)
+    gl_view.follow(7)
+    gl_view.sim.step(10)
+    gl_view.update()
+    agent, heading = gl_view.sim.positions[7], gl_view.sim.velocities[7]
+    offset = _eye(gl_view) - agent
+    # Behind and above, several agent lengths away: never inside the agent.
+    assert np.linalg.norm(offset) > 8 * gl_view._agent_length
+    assert offset[1] > 0
+    assert offset[[0, 2]] @ heading[[0, 2]] < 0
+    image = gl_view.render()
+    amber = np.all(np.abs(image[..., :3].astype(int) - (255, 176, 0)) < 60, axis=-1)
+    assert amber.mean() < 0.1  # the view is not filled with the agent's colour
+    gl_view.select(9)  # another click while chasing: the chase goes on with it
+    assert gl_view.following == 9
+    gl_view.follow(None)
+    assert gl_view.camera_mode == mode
+    np.testing.assert_allclose(gl_view.rig.camera.transform.matrix, before, atol=1e-9)
 
 
 def test_follow_keeps_the_agent_at_the_centre(gl_view):

@@ -1,144 +1,31 @@
-"""The side panel: display toggles, and per group a visibility box and live parameter sliders.
+"""The side panel: display toggles, the overlay legend, and per group a visibility box and live
+parameter controls (controls.py).
 
 The panel only emits signals; the main window applies them to the engine and the view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PyQt6.QtCore import Qt, pyqtSignal
 from PyQt6.QtGui import QColor, QIcon, QPixmap
-from PyQt6.QtWidgets import (
-    QCheckBox,
-    QDoubleSpinBox,
-    QFrame,
-    QGridLayout,
-    QGroupBox,
-    QLabel,
-    QSlider,
-    QVBoxLayout,
-    QWidget,
-)
+from PyQt6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from wander3d.engine import METHOD_KEYS, GroupParams
-from wander3d.scene import schema
+from wander3d.engine import GroupParams
+from wander3d.render.debug import LEGEND
 
-#: Slider steps between a parameter's ends.
-SLIDER_STEPS = 1000
+from .controls import PARAMS, PanelCheckBox, ParamControl, param_value, tunable_keys
+
+__all__ = ["PARAMS", "GroupControls", "SidePanel"]  # PARAMS: for the window
 
 
-@dataclass(frozen=True)
-class ParamSpec:
-    """A tunable parameter: a GroupParams field ("groups") or a WanderParams one.
-
-    lo, hi: the slider's default range (units of the parameter); a scene value beyond `hi`
-    stretches it to twice that value.
-    """
-
-    key: str
-    table: str
-    label: str
-    lo: float
-    hi: float
-
-
-PARAMS = {
-    p.key: p
-    for p in (
-        ParamSpec("distance", "groups.wander", "Distance", 0.0, 120.0),
-        ParamSpec("radius", "groups.wander", "Radius", 0.5, 60.0),
-        ParamSpec("jitter", "groups.wander", "Jitter", 0.0, 60.0),
-        ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
-        ParamSpec("frequency", "groups.wander", "Frequency", 0.02, 3.0),
-        ParamSpec("interval", "groups.wander", "Interval", 0.25, 20.0),
-        ParamSpec("max_speed", "groups", "Max speed", 1.0, 200.0),
-        ParamSpec("max_force", "groups", "Max force", 1.0, 400.0),
-    )
-}
-
-
-def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The parameters the panel offers for `group`: its method's wander keys, then limits."""
-    return (*METHOD_KEYS[group.wander.method], "max_speed", "max_force")
-
-
-def param_value(group: GroupParams, key: str) -> float:
-    spec = PARAMS[key]
-    return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
-
-
-class ParamControl(QWidget):
-    """A slider and a spin box bound to one float parameter.
-
-    valueChanged(float) fires for user changes only, never for `set_value`.
-    """
-
-    valueChanged = pyqtSignal(float)
-
-    def __init__(self, spec: ParamSpec, value: float, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.spec = spec
-        self.lo = spec.lo
-        self.hi = max(spec.hi, 2.0 * value)
-        key = schema.key(spec.table, spec.key)
-        unit = f" ({key.unit})" if key.unit else ""
-        self.setToolTip(f"{spec.label}{unit}: {key.doc}")
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, SLIDER_STEPS)
-        self.spin = QDoubleSpinBox()
-        span = self.hi - self.lo
-        self.spin.setDecimals(3 if span <= 5 else 2 if span <= 50 else 1)
-        self.spin.setRange(self.lo, self.hi)
-        self.spin.setSingleStep(span / 100)
-        self.spin.setKeyboardTracking(False)
-        self.spin.setFixedWidth(76)
-        layout = QGridLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.slider, 0, 0)
-        layout.addWidget(self.spin, 0, 1)
-        self.set_value(value)
-        self.slider.valueChanged.connect(self._slider_moved)
-        self.spin.valueChanged.connect(self._spin_changed)
-
-    def value(self) -> float:
-        return self.spin.value()
-
-    def set_value(self, value: float) -> None:
-        """Show `value` without emitting valueChanged."""
-        for w in (self.slider, self.spin):
-            w.blockSignals(True)
-        self.spin.setValue(value)
-        self.slider.setValue(self._to_slider(value))
-        for w in (self.slider, self.spin):
-            w.blockSignals(False)
-
-    def _to_slider(self, value: float) -> int:
-        return round((value - self.lo) / (self.hi - self.lo) * SLIDER_STEPS)
-
-    def _slider_moved(self, position: int) -> None:
-        value = self.lo + (self.hi - self.lo) * position / SLIDER_STEPS
-        self.spin.blockSignals(True)
-        self.spin.setValue(value)
-        self.spin.blockSignals(False)
-        # The spin box rounds to its decimals; that is the value the engine gets.
-        self.valueChanged.emit(self.spin.value())
-
-    def _spin_changed(self, value: float) -> None:
-        self.slider.blockSignals(True)
-        self.slider.setValue(self._to_slider(value))
-        self.slider.blockSignals(False)
-        self.valueChanged.emit(value)
-
-
-def color_icon(color: str, size: int = 14) -> QIcon:
+def color_icon(color: str | QColor, size: int = 14) -> QIcon:
     pixmap = QPixmap(size, size)
     pixmap.fill(QColor(color))
     return QIcon(pixmap)
 
 
 class GroupControls(QFrame):
-    """One group: a visibility check box (with the group's colour) and its sliders."""
+    """One group: a visibility check box (with the group's colour) and its controls."""
 
     visibilityChanged = pyqtSignal(int, bool)
     paramChanged = pyqtSignal(int, str, float)
@@ -148,7 +35,8 @@ class GroupControls(QFrame):
         self.index = index
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QGridLayout(self)
-        self.visible_box = QCheckBox(group.name)
+        layout.setVerticalSpacing(2)
+        self.visible_box = PanelCheckBox(group.name)
         self.visible_box.setIcon(color_icon(group.color))
         self.visible_box.setChecked(True)
         self.visible_box.setToolTip(f"Show or hide group '{group.name}'")
@@ -164,12 +52,9 @@ class GroupControls(QFrame):
             control.valueChanged.connect(
                 lambda value, key=key: self.paramChanged.emit(self.index, key, value)
             )
-            label = QLabel(PARAMS[key].label)
-            label.setToolTip(control.toolTip())
-            layout.addWidget(label, row, 0)
-            layout.addWidget(control, row, 1)
+            layout.addWidget(control, row, 0, 1, 2)
             self.controls[key] = control
-        layout.setColumnStretch(1, 1)
+        layout.setColumnStretch(0, 1)
 
     def show_values(self, group: GroupParams) -> None:
         """Show `group`'s current parameters (e.g. after a reset) without emitting."""
@@ -177,8 +62,26 @@ class GroupControls(QFrame):
             control.set_value(param_value(group, key))
 
 
+def legend_box() -> QGroupBox:
+    """What each overlay colour means (render.debug.LEGEND), as coloured squares and words."""
+    box = QGroupBox("Overlay of the selected agent")
+    layout = QGridLayout(box)
+    layout.setVerticalSpacing(1)
+    for row, (rgba, name, meaning) in enumerate(LEGEND):
+        swatch = QLabel()
+        swatch.setPixmap(color_icon(QColor.fromRgbF(*rgba[:3])).pixmap(12, 12))
+        label = QLabel(name)
+        label.setToolTip(meaning)
+        swatch.setToolTip(meaning)
+        layout.addWidget(swatch, row, 0)
+        layout.addWidget(label, row, 1)
+    layout.setColumnStretch(1, 1)
+    box.setToolTip("Click an agent to see it; F1 explains each colour")
+    return box
+
+
 class SidePanel(QWidget):
-    """Display toggles and one GroupControls per group."""
+    """Display toggles, the overlay legend and one GroupControls per group."""
 
     groupVisibilityChanged = pyqtSignal(int, bool)
     groupParamChanged = pyqtSignal(int, str, float)
@@ -188,20 +91,22 @@ class SidePanel(QWidget):
         layout = QVBoxLayout(self)
         display = QGroupBox("Display")
         display_layout = QVBoxLayout(display)
-        self.trails_box = QCheckBox("Trails")
+        self.trails_box = PanelCheckBox("Trails")
         self.trails_box.setToolTip("Each agent's recent path, fading with age")
-        self.enclosure_box = QCheckBox("Enclosure")
+        self.enclosure_box = PanelCheckBox("Enclosure")
         self.enclosure_box.setToolTip("The box the agents stay in, with a floor grid and axes")
-        self.debug_box = QCheckBox("Debug overlay")
+        self.debug_box = PanelCheckBox("Overlay on the selected agent")
         self.debug_box.setToolTip(
-            "For the selected agent (click one; Esc clears): wander sphere, target (yellow), "
-            "velocity (green) and steering force (red)"
+            "For the selected agent (click one; Esc clears): wander sphere, target, velocity "
+            "and steering force (see the legend below)"
         )
-        self.debug_all_box = QCheckBox("Debug every agent of small groups")
+        self.debug_all_box = PanelCheckBox("Overlay on every agent (groups ≤ 64)")
         self.debug_all_box.setToolTip("Show the overlay on every agent of groups of 64 or fewer")
         for box in (self.trails_box, self.enclosure_box, self.debug_box, self.debug_all_box):
             display_layout.addWidget(box)
         layout.addWidget(display)
+        self.legend = legend_box()
+        layout.addWidget(self.legend)
         self.groups_box = QGroupBox("Groups")
         self.groups_layout = QVBoxLayout(self.groups_box)
         layout.addWidget(self.groups_box)

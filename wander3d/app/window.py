@@ -1,46 +1,33 @@
-"""The main window: wires toolbar, menus, side panel and status bar to the view and the engine.
+"""The main window: puts the view, the side panel, toolbar and status bar together.
 
 It holds no drawing code (that is `wander3d.render.SimulationView`) and changes the simulation
-only through the engine's public API. Bad scene files never stop the running scene: opening or
-reloading one shows its SceneError and keeps what was there.
+only through the engine's public API. Its parts live beside it: actions, menus and toolbar in
+actions.py, scene files (open, reload, save, recent, drops, unsaved edits) in scene_files.py,
+placement on the screen in placement.py, the F1 help in help.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from pathlib import Path
 
 import numpy as np
 from PyQt6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PyQt6.QtGui import (
-    QAction,
-    QActionGroup,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
-)
-from PyQt6.QtWidgets import (
-    QComboBox,
-    QDockWidget,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QScrollArea,
-    QStyle,
-    QToolBar,
-)
+from PyQt6.QtGui import QCloseEvent, QShowEvent
+from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyle
 
 from wander3d.engine import Simulation
 from wander3d.render import CAMERA_MODES, SimulationView
-from wander3d.scene import Scene, SceneError, load_scene
+from wander3d.scene import Scene
 
+from .actions import FlyKeys, WindowActions
+from .help import HelpDialog, help_html
 from .loop import SPEEDS, FrameClock, FrameStats
 from .panel import PARAMS, SidePanel
+from .placement import place_window
 from .recent import RecentFiles
+from .scene_files import SceneFiles, slug
 from .watch import SceneWatcher
 
 #: Timer interval of the frame loop (ms); the loop steps by elapsed time, not by ticks.
@@ -49,14 +36,9 @@ FRAME_MS = 16
 CLICK_SLOP = 4.0
 #: How often the status bar's figures refresh (s).
 STATUS_INTERVAL = 0.25
-SCENE_FILTER = "Scene files (*.toml);;All files (*)"
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "scene"
-
-
-class MainWindow(QMainWindow):
+class MainWindow(SceneFiles, WindowActions, QMainWindow):
     """The wander3d window around one running scene.
 
     settings: where geometry, recent files and folders persist (tests pass an isolated one).
@@ -73,15 +55,17 @@ class MainWindow(QMainWindow):
         # ignores change notifications that leave the file as we know it.
         self._file_text = scene.text
         self.view = SimulationView(scene, self.sim, app="pyqt6", parent=self, samples=samples)
-        self.setCentralWidget(self.view.canvas.native)
+        canvas = self.view.canvas.native
+        self.setCentralWidget(canvas)
+        canvas.installEventFilter(FlyKeys(self))
         self.panel = SidePanel()
-        scroll = QScrollArea()
-        scroll.setWidget(self.panel)
-        scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(330)
+        self.panel_scroll = QScrollArea()
+        self.panel_scroll.setWidget(self.panel)
+        self.panel_scroll.setWidgetResizable(True)
+        self.panel_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.dock = QDockWidget("Scene", self)
         self.dock.setObjectName("scene_dock")
-        self.dock.setWidget(scroll)
+        self.dock.setWidget(self.panel_scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
         self.running = True
@@ -91,6 +75,8 @@ class MainWindow(QMainWindow):
         self._last_tick = time.perf_counter()
         self._last_status = 0.0
         self._press_pos: np.ndarray | None = None
+        self._placed = False
+        self.help_dialog: HelpDialog | None = None
         self.watcher = SceneWatcher(self)
         self.watcher.changed.connect(self._auto_reload)
 
@@ -114,193 +100,6 @@ class MainWindow(QMainWindow):
         self.timer.start()
 
     # ------------------------------------------------------------------ building
-    def _action(
-        self,
-        text: str,
-        slot,
-        shortcuts: tuple[str, ...] = (),
-        tip: str = "",
-        icon: QStyle.StandardPixmap | None = None,
-        checkable: bool = False,
-    ) -> QAction:
-        """An action whose tooltip names its shortcuts, e.g. "Play or pause (Space)"."""
-        action = QAction(text, self)
-        if icon is not None:
-            action.setIcon(self.style().standardIcon(icon))
-        if shortcuts:
-            action.setShortcuts([QKeySequence(s) for s in shortcuts])
-            # Window-wide, so the keys work whichever panel widget has the focus.
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            keys = ", ".join(
-                QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in shortcuts
-            )
-            action.setToolTip(f"{tip or text} ({keys})")
-        elif tip:
-            action.setToolTip(tip)
-        action.setCheckable(checkable)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        sp = QStyle.StandardPixmap
-        a = self._action
-        self.open_action = a(
-            "&Open scene…",
-            self._open_dialog,
-            ("Ctrl+O",),
-            "Open a scene file",
-            sp.SP_DialogOpenButton,
-        )
-        self.reload_action = a(
-            "&Reload",
-            lambda: self.reload_scene(dialog=True),
-            ("Ctrl+R",),
-            "Reload the scene file",
-            sp.SP_BrowserReload,
-        )
-        self.auto_reload_action = a(
-            "Reload &automatically",
-            self._toggle_auto_reload,
-            tip="Reload when the file changes on disk",
-            checkable=True,
-        )
-        self.auto_reload_action.setChecked(self.settings.value("auto_reload", True, type=bool))
-        self.save_as_action = a(
-            "&Save scene as…",
-            self._save_dialog,
-            ("Ctrl+S",),
-            "Save the scene with the current parameters",
-            sp.SP_DialogSaveButton,
-        )
-        self.screenshot_action = a(
-            "Save s&creenshot",
-            lambda: self.save_screenshot(),
-            ("Ctrl+Shift+S", "F12"),
-            "Save the view as a PNG",
-        )
-        self.quit_action = a("&Quit", self.close, ("Ctrl+Q",), "Quit wander3d")
-        self.play_action = a(
-            "Pause", self.toggle_running, ("Space",), "Play or pause", sp.SP_MediaPause
-        )
-        self.step_action = a(
-            "Step",
-            self.single_step,
-            (".", "Right"),
-            "Pause and advance one step",
-            sp.SP_MediaSkipForward,
-        )
-        self.reset_action = a(
-            "Reset",
-            self.reset_simulation,
-            ("R",),
-            "Back to the scene's start",
-            sp.SP_MediaSkipBackward,
-        )
-        self.slower_action = a(
-            "Slower",
-            lambda: self.change_speed(-1),
-            ("[", "-"),
-            "Halve the time speed",
-            sp.SP_MediaSeekBackward,
-        )
-        self.faster_action = a(
-            "Faster",
-            lambda: self.change_speed(+1),
-            ("]", "+"),
-            "Double the time speed",
-            sp.SP_MediaSeekForward,
-        )
-        self.home_action = a(
-            "Reset view",
-            self.reset_camera,
-            ("Home",),
-            "Back to the scene's camera",
-            sp.SP_DirHomeIcon,
-        )
-        self.follow_action = a(
-            "Follow",
-            self.toggle_follow,
-            ("T",),
-            "Keep the camera on the selected agent",
-            checkable=True,
-        )
-        self.deselect_action = a(
-            "Clear selection", lambda: self.select_agent(None), ("Esc",), "Clear the selected agent"
-        )
-        self.mode_actions = QActionGroup(self)
-        for i, mode in enumerate(CAMERA_MODES, start=1):
-            act = a(
-                f"{mode.capitalize()} camera",
-                lambda _=False, m=mode: self.set_camera_mode(m),
-                (str(i),),
-                f"{mode.capitalize()} camera",
-                checkable=True,
-            )
-            self.mode_actions.addAction(act)
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        file_menu.addAction(self.reload_action)
-        file_menu.addAction(self.auto_reload_action)
-        file_menu.addAction(self.save_as_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.screenshot_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        sim_menu = bar.addMenu("&Simulation")
-        for act in (
-            self.play_action,
-            self.step_action,
-            self.reset_action,
-            self.slower_action,
-            self.faster_action,
-        ):
-            sim_menu.addAction(act)
-        view_menu = bar.addMenu("&View")
-        for act in (self.home_action, self.follow_action, self.deselect_action):
-            view_menu.addAction(act)
-        view_menu.addSeparator()
-        for act in self.mode_actions.actions():
-            view_menu.addAction(act)
-        view_menu.addSeparator()
-        view_menu.addAction(self.dock.toggleViewAction())
-        self._rebuild_recent_menu()
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Simulation", self)
-        bar.setObjectName("main_toolbar")
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        bar.setMovable(False)
-        self.addToolBar(bar)
-        for act in (self.open_action, self.reload_action, None, self.play_action, self.step_action,
-                    self.reset_action, None, self.slower_action):  # fmt: skip
-            bar.addSeparator() if act is None else bar.addAction(act)
-        self.speed_label = QLabel()
-        self.speed_label.setToolTip("Time speed: simulated seconds per real second")
-        self.speed_label.setMinimumWidth(40)
-        self.speed_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        bar.addWidget(self.speed_label)
-        bar.addAction(self.faster_action)
-        bar.addSeparator()
-        bar.addAction(self.home_action)
-        bar.addAction(self.follow_action)
-        self.camera_combo = QComboBox()
-        self.camera_combo.addItems([m.capitalize() for m in CAMERA_MODES])
-        self.camera_combo.setToolTip(
-            "Camera: turntable (drag rotates, wheel zooms, Shift+drag pans), arcball, or fly "
-            "(WASD moves, drag looks) (1, 2, 3)"
-        )
-        self.camera_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.camera_combo.activated.connect(lambda i: self.set_camera_mode(CAMERA_MODES[i]))
-        bar.addWidget(self.camera_combo)
-        bar.addSeparator()
-        bar.addAction(self.screenshot_action)
-        self._show_speed()
-
     def _connect_panel(self) -> None:
         p = self.panel
         p.trails_box.toggled.connect(self.view.set_trails_visible)
@@ -309,14 +108,34 @@ class MainWindow(QMainWindow):
         p.debug_all_box.toggled.connect(self.view.set_debug_all)
         p.groupVisibilityChanged.connect(self.view.set_group_visible)
         p.groupParamChanged.connect(self.set_group_param)
+        # After the edit is applied (connected later, called later): the title's "*".
+        for signal in (p.trails_box.toggled, p.enclosure_box.toggled, p.groupParamChanged):
+            signal.connect(self._show_modified)
+        self.reset_action.triggered.connect(self._show_modified)
 
     def _restore_window(self) -> None:
+        """Remembered geometry, else the first-launch size; either way all on the screen."""
         geometry = self.settings.value("geometry")
-        if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1440, 900)
+        restored = geometry is not None and self.restoreGeometry(geometry)
+        place_window(self, first=not restored)
         state = self.settings.value("window_state")
         if state is not None:
             self.restoreState(state)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:
+            # Now the window manager's frame is known: make sure it fits too.
+            self._placed = True
+            QTimer.singleShot(0, lambda: place_window(self))
+            self.view.canvas.native.setFocus()
+
+    def show_help(self) -> None:
+        """F1: keys (from the actions themselves), mouse gestures and overlay colours."""
+        if self.help_dialog is None:
+            self.help_dialog = HelpDialog(help_html(self.menu_actions()), self)
+        self.help_dialog.show()
+        self.help_dialog.raise_()
 
     # ------------------------------------------------------------------ scenes
     def _show_scene(self) -> None:
@@ -335,170 +154,6 @@ class MainWindow(QMainWindow):
         self.follow_action.setChecked(False)
         self._show_camera_mode()
         self._show_file()
-
-    def _show_file(self) -> None:
-        """Title, Reload and the file watcher follow the scene's file."""
-        source = self.scene.source
-        where = f" — {source.name}" if source else ""
-        self.setWindowTitle(f"{self.scene.name}{where} — wander3d")
-        self.reload_action.setEnabled(source is not None)
-        self._watch()
-
-    def _watch(self) -> None:
-        on = self.auto_reload_action.isChecked() and self.scene.source is not None
-        self.watcher.watch(self.scene.source if on else None)
-
-    def _replace_scene(self, scene: Scene, keep_camera: bool) -> bool:
-        """Start `scene` in place of the current one; False (and nothing changed) on failure."""
-        try:
-            sim = Simulation(scene)
-        except MemoryError:
-            self._report("Not enough memory for this scene; try fewer agents or shorter trails.")
-            return False
-        self.scene, self.sim = scene, sim
-        self._file_text = scene.text
-        self.view.set_simulation(scene, sim, keep_camera=keep_camera)
-        self._show_scene()
-        return True
-
-    def open_scene(self, path: Path, dialog: bool = True) -> bool:
-        """Open the scene at `path`; an invalid file is reported and the current scene kept."""
-        path = Path(path)
-        try:
-            scene = load_scene(path)
-        except SceneError as e:
-            self._report(str(e), dialog, title="Cannot open scene")
-            if not path.exists():
-                self.recent.remove(path)
-                self._rebuild_recent_menu()
-            return False
-        if not self._replace_scene(scene, keep_camera=False):
-            return False
-        self.recent.add(path)
-        self.settings.setValue("last_dir", str(path.resolve().parent))
-        self._rebuild_recent_menu()
-        self.statusBar().showMessage(f"Opened {path}", 4000)
-        return True
-
-    def reload_scene(self, dialog: bool = True) -> bool:
-        """Read the scene file again, keeping the camera; errors keep the running scene."""
-        source = self.scene.source
-        if source is None:
-            return False
-        try:
-            scene = load_scene(source)
-        except SceneError as e:
-            self._report(str(e), dialog, title="Cannot reload scene")
-            return False
-        if not self._replace_scene(scene, keep_camera=True):
-            return False
-        self.statusBar().showMessage(f"Reloaded {source.name}", 4000)
-        return True
-
-    def _auto_reload(self) -> None:
-        source = self.scene.source
-        try:
-            text = source.read_text(encoding="utf-8") if source is not None else None
-        except (OSError, UnicodeDecodeError):
-            text = None  # let reload_scene report it
-        if text is not None and text == self._file_text:
-            return
-        self.reload_scene(dialog=False)
-
-    def _toggle_auto_reload(self, on: bool) -> None:
-        self.settings.setValue("auto_reload", bool(on))
-        self._watch()
-
-    def current_scene(self) -> Scene:
-        """The scene as it runs now: live parameter edits and display toggles included."""
-        view = dataclasses.replace(
-            self.scene.view,
-            show_trails=self.view.trails_visible,
-            show_enclosure=self.view.enclosure_visible,
-        )
-        return self.scene.replace(groups=self.sim.groups, view=view)
-
-    def save_scene_as(self, path: Path) -> bool:
-        """Write the current scene to `path` as TOML; it becomes the open file."""
-        path = Path(path)
-        if path.suffix.lower() != ".toml":
-            path = path.with_suffix(".toml")
-        try:
-            scene = self.current_scene()
-            text = scene.to_toml()
-            path.write_text(text, encoding="utf-8")
-        except (SceneError, OSError) as e:
-            self._report(f"Could not save {path}: {e}", title="Cannot save scene")
-            return False
-        self.scene = dataclasses.replace(scene, source=path, text=text)
-        self.sim.adopt_current_groups()  # R now resets to the saved scene's start
-        self._file_text = text
-        self.recent.add(path)
-        self.settings.setValue("last_dir", str(path.resolve().parent))
-        self._rebuild_recent_menu()
-        self._show_file()
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
-
-    def _open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open scene", self._last_dir(), SCENE_FILTER)
-        if path:
-            self.open_scene(Path(path))
-
-    def _save_dialog(self) -> None:
-        start = str(Path(self._last_dir()) / f"{_slug(self.scene.name)}.toml")
-        path, _ = QFileDialog.getSaveFileName(self, "Save scene as", start, SCENE_FILTER)
-        if path:
-            self.save_scene_as(Path(path))
-
-    def _last_dir(self) -> str:
-        if self.scene.source is not None and not self.settings.contains("last_dir"):
-            return str(self.scene.source.parent)
-        return str(self.settings.value("last_dir", str(Path.home())))
-
-    def _rebuild_recent_menu(self) -> None:
-        menu = self.recent_menu
-        menu.clear()
-        paths = self.recent.paths()
-        for i, path in enumerate(paths, start=1):
-            act = menu.addAction(f"&{i % 10} {path.name}")
-            act.setToolTip(str(path))
-            act.setStatusTip(str(path))
-            act.triggered.connect(lambda _=False, p=path: self.open_scene(p))
-        menu.setEnabled(bool(paths))
-
-    def _report(self, message: str, dialog: bool = True, title: str = "wander3d") -> None:
-        """Tell the user about a problem: a dialog, or a status bar message (auto-reload)."""
-        if dialog:
-            QMessageBox.warning(self, title, message)
-        else:
-            self.statusBar().showMessage(f"{title}: {message}", 15000)
-
-    def show_error(self, title: str, message: str) -> None:
-        QMessageBox.warning(self, title, message)
-
-    # ------------------------------------------------------------------ drag and drop
-    @staticmethod
-    def _dropped_scene(event: QDragEnterEvent | QDropEvent) -> Path | None:
-        mime = event.mimeData()
-        if mime is None or not mime.hasUrls():
-            return None
-        for url in mime.urls():
-            if url.isLocalFile() and url.toLocalFile().lower().endswith(".toml"):
-                return Path(url.toLocalFile())
-        return None
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_scene(event) is not None:
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = self._dropped_scene(event)
-        if path is not None:
-            event.acceptProposedAction()
-            self.open_scene(path)
 
     # ------------------------------------------------------------------ simulation
     @property
@@ -608,9 +263,24 @@ class MainWindow(QMainWindow):
             self.select_agent(self.view.pick(*pos))
 
     def toggle_follow(self) -> None:
-        following = self.view.following is None and self.view.selected is not None
+        """T: chase the selected agent, or stop (the camera goes back to what it was)."""
+        if self.view.following is None and self.view.selected is None:
+            self.follow_action.setChecked(False)
+            self.statusBar().showMessage("Nothing to follow: click an agent first, then T", 6000)
+            return
+        following = self.view.following is None
         self.view.follow(self.view.selected if following else None)
         self.follow_action.setChecked(following)
+        self._show_camera_mode()
+
+    def back(self) -> None:
+        """Esc: stop following (camera as before), else clear the selection."""
+        if self.view.following is not None:
+            self.view.follow(None)
+            self.follow_action.setChecked(False)
+            self._show_camera_mode()
+        else:
+            self.select_agent(None)
 
     def reset_camera(self) -> None:
         self.view.reset_camera()
@@ -619,6 +289,7 @@ class MainWindow(QMainWindow):
 
     def set_camera_mode(self, mode: str) -> None:
         self.view.set_camera_mode(mode)
+        self.follow_action.setChecked(False)
         self._show_camera_mode()
 
     def _show_camera_mode(self) -> None:
@@ -632,7 +303,7 @@ class MainWindow(QMainWindow):
         default = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.PicturesLocation)
         folder = Path(self.settings.value("screenshot_dir", default or str(Path.home())))
         folder.mkdir(parents=True, exist_ok=True)
-        stem = f"wander3d-{_slug(self.scene.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
+        stem = f"wander3d-{slug(self.scene.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
         path = folder / f"{stem}.png"
         n = 2
         while path.exists():
@@ -652,6 +323,9 @@ class MainWindow(QMainWindow):
         return path
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.confirm_discard("closing"):
+            event.ignore()
+            return
         self.timer.stop()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())

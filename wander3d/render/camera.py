@@ -15,9 +15,16 @@ from vispy.scene.cameras import ArcballCamera, FlyCamera, TurntableCamera
 from vispy.util import transforms
 from vispy.util.quaternion import Quaternion
 
+from .vispy_private import set_arcball_rotation
+
 CAMERA_MODES = ("turntable", "arcball", "fly")
 #: Extra room around the box when the scene does not set a distance (1.1: 10%).
 FIT_MARGIN = 1.1
+#: The chase view looks down on the followed agent from this many degrees above its heading.
+CHASE_ELEVATION = 18.0
+#: Fraction of the way the chase view turns towards the agent's heading per update (smooths
+#: the wander's small turns away).
+CHASE_TURN = 0.12
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,21 @@ def home_from_scene(camera, low: np.ndarray, high: np.ndarray, aspect: float) ->
     )
 
 
+def _wrap(degrees: float) -> float:
+    """`degrees` in [-180, 180)."""
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def chase_azimuth(heading: np.ndarray) -> float | None:
+    """The turntable azimuth (degrees) whose eye sits behind `heading` ((3,), +y up); None
+    when the heading is (nearly) vertical or zero."""
+    hx, hz = float(heading[0]), float(heading[2])
+    if math.hypot(hx, hz) < 1e-9:
+        return None
+    # The turntable's eye lies along (-cos az, ., sin az) from its centre: put it at -heading.
+    return math.degrees(math.atan2(-hz, hx))
+
+
 def _axis_angle(rotation: np.ndarray) -> tuple[float, np.ndarray]:
     """(degrees, unit axis) with transforms.rotate(degrees, axis) == rotation (4x4, vispy's
     row-vector convention)."""
@@ -111,6 +133,11 @@ class CameraRig:
         self.home = home
         self.scale = scale
         self._orbit_distance = home.distance
+        self._before_chase = None
+        self._chase_heading = 0.0
+        self._chase_offset = 0.0
+        self._chase_set = 0.0
+        self._chase_min = 0.0
         self.reset()
 
     @property
@@ -125,7 +152,8 @@ class CameraRig:
         return "arcball" if isinstance(cam, ArcballCamera) else "turntable"
 
     def reset(self) -> None:
-        """Back to the home view, in the home mode."""
+        """Back to the home view, in the home mode (ending a chase view)."""
+        self._before_chase = None
         h = self.home
         cam = TurntableCamera(
             fov=h.fov, azimuth=h.azimuth, elevation=h.elevation, distance=h.distance,
@@ -151,6 +179,7 @@ class CameraRig:
         """Switch to `mode` (one of CAMERA_MODES), keeping the current view."""
         if mode not in CAMERA_MODES:
             raise ValueError(f"camera mode must be one of {CAMERA_MODES}, not {mode!r}")
+        self._before_chase = None  # a chosen mode ends a chase view where it is
         if mode == self.mode:
             return
         old = self.camera
@@ -183,8 +212,9 @@ class CameraRig:
             self.viewbox.camera = cam
             degrees, axis = self._rotation_between(cam, target, center)
             # ArcballCamera rotates about the quaternion's axis with y and z swapped.
-            cam._quaternion = Quaternion.create_from_axis_angle(
-                math.radians(degrees), axis[0], axis[2], axis[1]
+            set_arcball_rotation(
+                cam,
+                Quaternion.create_from_axis_angle(math.radians(degrees), axis[0], axis[2], axis[1]),
             )
         else:
             cam = FlyCamera(fov=fov)
@@ -219,15 +249,58 @@ class CameraRig:
         """The point the camera orbits (turntable, arcball) or sits at (fly)."""
         return tuple(float(c) for c in self.camera.center)
 
-    def set_center(self, center: np.ndarray) -> None:
-        self.camera.center = tuple(float(c) for c in center)
-
     def set_angles(self, azimuth: float, elevation: float) -> None:
         """Orbit to `azimuth`, `elevation` (degrees) around the centre, in turntable mode."""
         self.set_mode("turntable")
         cam = self.camera
         cam.azimuth = azimuth
         cam.elevation = elevation
+
+    # ------------------------------------------------------------------ chase view
+    @property
+    def chasing(self) -> bool:
+        return self._before_chase is not None
+
+    def start_chase(self, position: np.ndarray, heading: np.ndarray, distance: float) -> None:
+        """Look at `position` ((3,) units) from `distance` units behind and above `heading`
+        ((3,)), whatever the mode; `end_chase` gives the camera before it back."""
+        before = self._before_chase or self.camera
+        azimuth = chase_azimuth(heading)
+        if azimuth is None:
+            azimuth = self.camera.azimuth if self.mode == "turntable" else 0.0
+        cam = TurntableCamera(
+            fov=self.camera.fov, azimuth=azimuth, elevation=CHASE_ELEVATION, distance=distance,
+            center=tuple(float(c) for c in position), up="+y", scale_factor=self.scale,
+        )  # fmt: skip
+        self.viewbox.camera = cam
+        self._before_chase = before
+        self._chase_heading = azimuth
+        self._chase_offset = 0.0
+        self._chase_set = cam.azimuth
+        # Zooming in never puts the eye inside the agent.
+        self._chase_min = distance / 5.0
+
+    def chase(self, position: np.ndarray, heading: np.ndarray) -> None:
+        """Move the chase view with its agent: centred on it, turning smoothly behind it.
+
+        A user's drag since the last call turns the view around the agent and stays."""
+        cam = self.camera
+        self._chase_offset = _wrap(self._chase_offset + cam.azimuth - self._chase_set)
+        azimuth = chase_azimuth(heading)
+        if azimuth is not None:
+            turn = _wrap(azimuth - self._chase_heading)
+            self._chase_heading = _wrap(self._chase_heading + CHASE_TURN * turn)
+        cam.azimuth = _wrap(self._chase_heading + self._chase_offset)
+        self._chase_set = cam.azimuth
+        cam.center = tuple(float(c) for c in position)
+        if cam.distance < self._chase_min:
+            cam.distance = self._chase_min
+
+    def end_chase(self) -> None:
+        """Back to the camera (mode and view) there was before `start_chase`."""
+        before, self._before_chase = self._before_chase, None
+        if before is not None:
+            self.viewbox.camera = before
 
     def orbit(self, degrees: float) -> None:
         """Turn the turntable view `degrees` around the vertical axis."""

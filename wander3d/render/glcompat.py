@@ -1,17 +1,23 @@
-"""Instanced drawing with vispy's default GL backend.
+"""Instanced drawing with vispy's default GL backend, resolved only once a context exists.
 
 vispy's gloo supports instanced attributes (`VertexBuffer(divisor=1)`), but its default
 ctypes backend ("gl2", the OpenGL ES 2.0 subset) lacks the OpenGL 3.3 entry points that
 drawing them needs; vispy's alternative ("gl+") requires PyOpenGL, which on headless EGL must
-also be configured before import. These functions are plain exports of every desktop OpenGL
-3.3+ driver, so we load them with the same loader vispy uses for the rest of gl2.
+also be configured before import. `ensure_instancing` gives `vispy.gloo.gl` a stand-in for each:
+vispy calls them only while executing GL commands, with the canvas's context current, and the
+first call resolves the real function (through `vispy_private.resolve_gl_function`) and puts
+it in the stand-in's place. Nothing is asked of the driver before a context exists, which
+Windows (wglGetProcAddress) requires.
 """
 
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 
 from vispy.gloo import gl
+
+from . import vispy_private
 
 _NEEDED = {
     "glDrawArraysInstanced": (ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int),
@@ -26,8 +32,21 @@ _NEEDED = {
 }
 
 
+class LazyGLFunction:
+    """Stands in for the GL function `name` until its first call, which resolves it."""
+
+    def __init__(self, name: str, argtypes: tuple[type, ...]) -> None:
+        self.name = name
+        self.argtypes = argtypes
+
+    def __call__(self, *args):
+        real: Callable = vispy_private.resolve_gl_function(self.name, self.argtypes)
+        setattr(gl, self.name, real)
+        return real(*args)
+
+
 def ensure_instancing() -> None:
-    """Make `vispy.gloo.gl` able to draw instanced attributes (idempotent).
+    """Make `vispy.gloo.gl` able to draw instanced attributes (idempotent; no GL calls).
 
     Raises RuntimeError if the active backend is neither gl2 nor one that already has them.
     """
@@ -42,4 +61,4 @@ def ensure_instancing() -> None:
             "use the default 'gl2' backend"
         )
     for name in missing:
-        setattr(gl, name, gl2._get_gl_func(name, None, _NEEDED[name]))
+        setattr(gl, name, LazyGLFunction(name, _NEEDED[name]))

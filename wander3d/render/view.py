@@ -12,7 +12,6 @@ import time
 
 import numpy as np
 from vispy import gloo
-from vispy import scene as vscene
 from vispy.io import write_png
 
 from wander3d.engine import Simulation
@@ -24,14 +23,17 @@ from .debug import DebugLayer
 from .enclosure import EnclosureLayer
 from .glcompat import ensure_instancing
 from .trails import TrailsLayer
+from .vispy_private import FrameStartCanvas
 
 #: With "debug for all" on, groups of at most this many agents show the overlay on every agent.
 DEBUG_ALL_MAX = 64
+#: The chase view of a followed agent sits this many agent lengths behind it.
+CHASE_LENGTHS = 16.0
 #: A click selects the nearest agent within this many logical pixels of the pointer.
 PICK_RADIUS = 12.0
 
 
-class _Canvas(vscene.SceneCanvas):
+class _Canvas(FrameStartCanvas):
     """A SceneCanvas whose frames always start with depth writes on.
 
     Translucent visuals turn depth writes off and vispy leaves GL state as the last visual set
@@ -39,9 +41,8 @@ class _Canvas(vscene.SceneCanvas):
     and hide everything. This covers on-screen frames and SceneCanvas.render alike.
     """
 
-    def _draw_scene(self, bgcolor=None) -> None:
+    def frame_start(self) -> None:
         self.context.set_depth_mask(True)
-        super()._draw_scene(bgcolor)
 
 
 class SimulationView:
@@ -85,8 +86,9 @@ class SimulationView:
         self.canvas.events.draw.connect(self._draw_end, position="last")
         self.canvas.events.resize.connect(self._refit_on_resize)
         self._layers: tuple = ()
-        self._debug_visible = False
+        self._debug_visible = True
         self._debug_all = False
+        self._camera_before_follow = None
         self.rig: CameraRig | None = None
         self.set_simulation(scene, sim)
 
@@ -119,8 +121,11 @@ class SimulationView:
         self._enclosure_visible = scene.view.show_enclosure
         self.trails.set_visible(self._trails_visible)
         self.enclosure.set_visible(self._enclosure_visible)
+        if self.rig is not None:
+            self.rig.end_chase()
         self.selected: int | None = None
         self.following: int | None = None
+        self._agent_length = agent_size(low, high)
         if self.rig is None:
             self.rig = CameraRig(self.viewbox, self._home(), scale=extent)
         else:
@@ -144,7 +149,7 @@ class SimulationView:
         self.last_upload_bytes = agent_bytes + self.last_trail_upload_bytes
         self.debug.update(sim, self._overlay_agents(), self._shown(self.selected))
         if self.following is not None:
-            self.rig.set_center(sim.positions[self.following])
+            self.rig.chase(sim.positions[self.following], sim.velocities[self.following])
         self.canvas.update()
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
 
@@ -178,7 +183,8 @@ class SimulationView:
 
     @property
     def debug_visible(self) -> bool:
-        """Whether the debug overlay (wander sphere, target, velocity, force) is shown."""
+        """Whether the selected agent shows the debug overlay (wander sphere, target, velocity,
+        force); on by default."""
         return self._debug_visible
 
     def set_debug_visible(self, visible: bool) -> None:
@@ -202,15 +208,13 @@ class SimulationView:
 
     def _overlay_agents(self) -> np.ndarray:
         """Indices of the agents the debug overlay covers now."""
-        if not self._debug_visible:
-            return np.zeros(0, dtype=np.int64)
         chosen: list[np.ndarray] = []
         if self._debug_all:
             for g, sl in enumerate(self.sim.group_slices):
                 if self._group_visible[g] and sl.stop - sl.start <= DEBUG_ALL_MAX:
                     chosen.append(np.arange(sl.start, sl.stop))
         selected = self._shown(self.selected)
-        if selected is not None:
+        if selected is not None and self._debug_visible:
             chosen.append(np.array([selected]))
         if not chosen:
             return np.zeros(0, dtype=np.int64)
@@ -218,12 +222,15 @@ class SimulationView:
 
     # ------------------------------------------------------------------ selection
     def select(self, agent: int | None) -> None:
-        """Select `agent` (an index into the simulation's arrays) or clear with None."""
+        """Select `agent` (an index into the simulation's arrays) or clear with None (which
+        also stops following). While following, the chase switches to the new agent."""
         if agent is not None and not 0 <= agent < self.sim.count:
             raise IndexError(f"agent {agent} out of range 0..{self.sim.count - 1}")
         self.selected = None if agent is None else int(agent)
         if self.selected is None:
-            self.following = None
+            self.follow(None)
+        elif self.following is not None:
+            self.following = self.selected  # the chase goes on with the new agent
         self.update()
 
     def project(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -257,7 +264,9 @@ class SimulationView:
         return self.rig.mode
 
     def set_camera_mode(self, mode: str) -> None:
-        """Switch to one of CAMERA_MODES (turntable, arcball, fly); the view stays put."""
+        """Switch to one of CAMERA_MODES (turntable, arcball, fly); the view stays put (a
+        chase view ends where it is)."""
+        self.following = None
         self.rig.set_mode(mode)
 
     def reset_camera(self) -> None:
@@ -273,8 +282,22 @@ class SimulationView:
             self.reset_camera()
 
     def follow(self, agent: int | None) -> None:
-        """Keep the camera centred on `agent` as it moves (None: stop)."""
-        self.following = None if agent is None else int(agent)
+        """Chase `agent`: a view from behind and above it, centred on it as it moves, in any
+        camera mode. None stops and gives back the camera there was before."""
+        if agent is None:
+            if self.following is not None:
+                self.following = None
+                self.rig.end_chase()
+                self.canvas.update()
+            return
+        agent = int(agent)
+        if self.following is None:
+            self.rig.start_chase(
+                self.sim.positions[agent],
+                self.sim.velocities[agent],
+                CHASE_LENGTHS * self._agent_length,
+            )
+        self.following = agent
         self.update()
 
     def set_camera_angles(self, azimuth: float, elevation: float) -> None:

@@ -1,0 +1,94 @@
+"""Keys, help and the camera a user drives: shortcuts never steal a focused widget's keys or the
+fly camera's, T and Esc say and undo what they do, F1 lists everything."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PyQt6.QtCore import Qt
+
+from wander3d.app.actions import key_text
+from wander3d.render.debug import LEGEND
+
+
+@pytest.fixture
+def active(window, qtbot):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)  # shortcuts need the active window
+    return window
+
+
+def focus(widget, qtbot) -> None:
+    widget.setFocus()
+    qtbot.waitUntil(widget.hasFocus, timeout=2000)
+
+
+def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtbot):
+    slider = active.panel.groups[0].controls["distance"].slider
+    focus(slider, qtbot)
+    before, steps = slider.value(), active.sim.step_count
+    qtbot.keyClick(slider, Qt.Key.Key_Right)
+    assert slider.value() == before + 1 and active.sim.step_count == steps
+    qtbot.keyClick(slider, Qt.Key.Key_Home)
+    assert slider.value() == 0 and active.view.camera_mode == "turntable"
+    box = active.panel.trails_box
+    focus(box, qtbot)
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert not box.isChecked() and not active.running
+    # Elsewhere the same keys are the window's shortcuts.
+    canvas = active.view.canvas.native
+    focus(canvas, qtbot)
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    assert active.sim.step_count == steps + 1
+    qtbot.keyClick(canvas, Qt.Key.Key_Space)
+    assert active.running
+
+
+def test_the_fly_camera_keeps_its_keys(active, qtbot):
+    canvas = active.view.canvas.native
+    active.set_camera_mode("fly")
+    focus(canvas, qtbot)
+    steps = active.sim.step_count
+    qtbot.keyClick(canvas, Qt.Key.Key_Space)  # the fly camera's brake
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)  # the fly camera's sideways thrust
+    assert not active.running and active.sim.step_count == steps
+    qtbot.keyClick(canvas, Qt.Key.Key_Period)  # not a fly key: still a shortcut
+    assert active.sim.step_count == steps + 1
+
+
+def test_t_with_nothing_selected_says_so(active, qtbot):
+    qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_T)
+    assert "click an agent" in active.statusBar().currentMessage()
+    assert active.view.following is None and not active.follow_action.isChecked()
+
+
+def test_fly_and_follow_is_a_chase_view_and_esc_gives_the_fly_camera_back(active, qtbot):
+    active.set_camera_mode("fly")
+    before = np.array(active.view.rig.camera.transform.matrix)
+    active.select_agent(5)
+    active.follow_action.trigger()
+    active.sim.step(10)
+    active.view.update()
+    eye = np.array([0.0, 0.0, 0.0, 1.0]) @ np.asarray(active.view.rig.camera.transform.matrix)
+    assert np.linalg.norm(eye[:3] - active.sim.positions[5]) > 8 * active.view._agent_length
+    qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_Escape)
+    assert active.view.following is None and active.view.selected == 5
+    assert active.view.camera_mode == "fly" and active.camera_combo.currentText() == "Fly"
+    np.testing.assert_allclose(active.view.rig.camera.transform.matrix, before, atol=1e-9)
+
+
+def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
+    qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_F1)
+    dialog = active.help_dialog
+    assert dialog is not None and dialog.isVisible()
+    text = dialog.browser.toPlainText()
+    for _menu, actions in active.menu_actions():
+        for action in actions:
+            assert key_text(action) in text
+    for shortcut in ("Space", "Right", "F12", "Esc", "F1", "Home"):
+        assert shortcut in text
+    for gesture in ("Shift + drag", "Click an agent", "Wheel"):
+        assert gesture in text
+    for _color, name, _meaning in LEGEND:
+        assert name in text
+    dialog.close()

@@ -1,0 +1,133 @@
+"""The side panel as a newcomer uses it: the wheel scrolls, values are exact and readable,
+edits mark the scene modified and are not dropped without asking."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PyQt6.QtCore import QPoint, QPointF, Qt
+from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtWidgets import QApplication, QMessageBox
+
+from wander3d.app.controls import PARAMS, SLIDER_STEPS, ParamControl
+from wander3d.scene import bundled_scene, load_scene
+
+
+def wheel(widget, notches: int = -1) -> bool:
+    """Turn the mouse wheel over `widget`; whether the widget took the event (an ignored one
+    goes on to the parents, where the scroll area scrolls)."""
+    centre = QPointF(widget.width() / 2, widget.height() / 2)
+    event = QWheelEvent(
+        centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+        QPoint(0, 120 * notches), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase, False,
+    )  # fmt: skip
+    QApplication.sendEvent(widget, event)
+    return event.isAccepted()
+
+
+def test_the_wheel_scrolls_the_panel_and_never_edits(make_window, qtbot):
+    w = make_window(load_scene(bundled_scene("compare")))
+    w.set_running(False)
+    w.resize(1000, 500)
+    qtbot.wait(50)
+    bar = w.panel_scroll.verticalScrollBar()
+    assert bar.maximum() > 0  # compare's panel is taller than the window
+    values = {
+        (g, k): c.value() for g, gc in enumerate(w.panel.groups) for k, c in gc.controls.items()
+    }
+    control = w.panel.groups[1].controls["distance"]
+    for widget in (control.slider, control.spin):
+        for _ in range(5):
+            assert not wheel(widget)
+    assert {
+        (g, k): c.value() for g, gc in enumerate(w.panel.groups) for k, c in gc.controls.items()
+    } == values
+    assert not w.isWindowModified()
+    # With the keyboard focus the wheel does edit it: the user chose that widget.
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=3000)
+    control.spin.setFocus()
+    qtbot.waitUntil(control.spin.hasFocus, timeout=2000)
+    wheel(control.spin, +1)
+    assert control.value() != values[(1, "distance")]
+
+
+def test_values_outside_the_default_range_are_shown_exactly(qtbot):
+    small = ParamControl(PARAMS["radius"], 0.02)
+    assert small.value() == 0.02 and small.spin.text().startswith("0.02")
+    assert small.slider.value() > 0  # the range stretched below it
+    assert ParamControl(PARAMS["radius"], 0.2).spin.text() == "0.2 units"
+    assert ParamControl(PARAMS["max_speed"], 40.0).spin.text() == "40.0 units/s"
+    big = ParamControl(PARAMS["max_speed"], 1234.5)
+    assert big.value() == 1234.5 and big.slider.value() < SLIDER_STEPS
+    # Only values the scene format allows can be typed: a radius is > 0.
+    assert 0 < small.spin.minimum() < 0.001
+    # Typed beyond the slider's end: the slider's range follows.
+    big.spin.setValue(5000.0)
+    assert big.value() == 5000.0 and big.hi >= 5000.0
+
+
+def test_parameters_that_span_decades_have_log_sliders_with_units(qtbot):
+    control = ParamControl(PARAMS["max_force"], 50.0)
+    assert control.spin.suffix() == " mass·units/s²"
+    seen = []
+    control.valueChanged.connect(seen.append)
+    control.slider.setValue(SLIDER_STEPS // 2)
+    assert seen[-1] == pytest.approx(math.sqrt(control.lo * control.hi), rel=0.01)
+    # Linear where zero is a meaningful value.
+    assert not PARAMS["jitter"].log and PARAMS["jitter"].lo == 0.0
+    assert ParamControl(PARAMS["distance"], 30.0).slider.minimumWidth() >= 160
+
+
+def test_edits_mark_the_title_and_reset_or_save_clears_it(window, tmp_path):
+    assert not window.isWindowModified() and "[*]" in window.windowTitle()
+    window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
+    assert window.isWindowModified()
+    window.reset_action.trigger()
+    assert not window.isWindowModified()
+    window.panel.trails_box.setChecked(False)
+    assert window.isWindowModified()
+    assert window.save_scene_as(tmp_path / "saved.toml")
+    assert not window.isWindowModified()
+
+
+@pytest.mark.parametrize(
+    "answer, closed",
+    [(QMessageBox.StandardButton.Cancel, False), (QMessageBox.StandardButton.Discard, True)],
+)
+def test_closing_with_edits_asks_first(window, monkeypatch, answer, closed):
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or answer)
+    window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
+    assert window.close() is closed
+    assert asked and "not saved" in asked[0]
+    if not closed:
+        assert window.isVisible() and window.sim.groups[0].wander.jitter == 9.5
+
+
+def test_opening_another_scene_asks_and_cancel_keeps_the_edits(window, monkeypatch, tmp_path):
+    other = tmp_path / "other.toml"
+    other.write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Cancel)
+    window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
+    assert not window.open_scene(other)
+    assert not window.reload_scene(dialog=True)
+    assert window.sim.groups[0].wander.jitter == 9.5
+    saved = tmp_path / "answer.toml"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Save)
+    monkeypatch.setattr(
+        "wander3d.app.scene_files.QFileDialog.getSaveFileName", lambda *a: (str(saved), "")
+    )
+    assert window.open_scene(other)
+    assert load_scene(saved).groups[0].wander.jitter == 9.5 and window.sim.count == 3
+
+
+def test_an_automatic_reload_never_drops_edits(window, small_scene_file, qtbot):
+    window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
+    small_scene_file.write_text(
+        small_scene_file.read_text().replace("count = 40", "count = 25"), encoding="utf-8"
+    )
+    qtbot.waitUntil(lambda: "unsaved" in window.statusBar().currentMessage(), timeout=5000)
+    assert window.sim.count == 60 and window.sim.groups[0].wander.jitter == 9.5

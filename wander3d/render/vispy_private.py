@@ -1,0 +1,74 @@
+"""The one place wander3d reaches into vispy's private API, with a check that it still fits.
+
+vispy (0.17, pinned in pyproject.toml) offers no public way to do three things we need:
+
+- resolve an OpenGL entry point its ctypes "gl2" backend does not wrap (the instanced-drawing
+  calls of OpenGL 3.3): `gl2._get_gl_func`. It may ask the driver (wglGetProcAddress on
+  Windows), which needs a current GL context, so it is only called while one is current;
+- run code at the start of every frame a SceneCanvas draws, on screen and offscreen alike:
+  `SceneCanvas._draw_scene`;
+- set an ArcballCamera's orientation: its `_quaternion`.
+
+`private_api_problems()` lists what no longer matches (tests/test_render_vispy_private.py runs
+it), so a vispy upgrade that moves any of these fails a test instead of a user's window.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+from vispy import scene as vscene
+from vispy.scene.cameras import ArcballCamera
+from vispy.util.quaternion import Quaternion
+
+
+def resolve_gl_function(name: str, argtypes: tuple[type, ...]) -> Callable[..., None]:
+    """The driver's `name` (returning void) as a ctypes function, via vispy's loader.
+
+    Call only while a GL context is current. Raises RuntimeError if the driver lacks it.
+    """
+    from vispy.gloo.gl import gl2
+
+    return gl2._get_gl_func(name, None, argtypes)
+
+
+class FrameStartCanvas(vscene.SceneCanvas):
+    """A SceneCanvas that calls `frame_start()` before each frame it draws (to the screen or
+    through SceneCanvas.render); subclasses override it."""
+
+    def frame_start(self) -> None:
+        """Called with the canvas's context current, before the frame is cleared."""
+
+    def _draw_scene(self, bgcolor=None) -> None:
+        self.frame_start()
+        super()._draw_scene(bgcolor)
+
+
+def set_arcball_rotation(camera: ArcballCamera, rotation: Quaternion) -> None:
+    """Give `camera` the orientation `rotation` (vispy's arcball convention: the axis with y and
+    z swapped); the caller calls camera.view_changed()."""
+    camera._quaternion = rotation
+
+
+def private_api_problems() -> list[str]:
+    """What of the private API above this vispy no longer has (empty when all is in place)."""
+    from vispy.gloo.gl import gl2
+
+    problems = []
+    getter = getattr(gl2, "_get_gl_func", None)
+    if getter is None or list(inspect.signature(getter).parameters) != [
+        "name",
+        "restype",
+        "argtypes",
+    ]:
+        problems.append("vispy.gloo.gl.gl2._get_gl_func(name, restype, argtypes) is gone")
+    draw = getattr(vscene.SceneCanvas, "_draw_scene", None)
+    if draw is None or "bgcolor" not in inspect.signature(draw).parameters:
+        problems.append("SceneCanvas._draw_scene(bgcolor) is gone")
+    camera = ArcballCamera()
+    if not isinstance(getattr(camera, "_quaternion", None), Quaternion):
+        problems.append("ArcballCamera._quaternion is gone")
+    elif "_quaternion" not in camera.get_state():
+        problems.append("ArcballCamera._quaternion no longer sets its rotation")
+    return problems
