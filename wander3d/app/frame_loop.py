@@ -93,13 +93,15 @@ class FrameLoop(QObject):
     timelineChanged = pyqtSignal(int, int)
     #: Group parameters changed by something other than an edit (a reset).
     groupsChanged = pyqtSignal()
-    #: The path's colour scale: (measure, value of the brightest colour).
-    pathScaleChanged = pyqtSignal(str, float)
+    #: The path's colour scale: (measure, value of the lowest colour, of the highest).
+    pathScaleChanged = pyqtSignal(str, float, float)
     _job_done = pyqtSignal()  # emitted on the worker thread
 
     def __init__(self, view: SimulationView, sim: Simulation, parent: QObject | None = None):
         super().__init__(parent)
         self.view = view
+        #: The wall clock (s); tests swap in a fake one.
+        self.now: Callable[[], float] = time.perf_counter
         self.running = True
         self.speed_index = SPEEDS.index(1.0)
         self.stats = FrameStats()
@@ -112,7 +114,7 @@ class FrameLoop(QObject):
         self._pending: deque[tuple[str, Callable[[], _Result]]] = deque()
         self._path: Pair | None = None
         self._path_agent: int | None = None
-        self._last_frame = time.perf_counter()
+        self._last_frame = self.now()
         self._last_status = 0.0
         self._drawn_key: tuple | None = None
 
@@ -182,7 +184,7 @@ class FrameLoop(QObject):
         self.running = bool(running)
         self.clock.show_step(self._step)
         self.meter.reset()
-        self._last_frame = time.perf_counter()
+        self._last_frame = self.now()
         self.runningChanged.emit(self.running)
         self._show_status()
         self._request_frame()
@@ -322,20 +324,20 @@ class FrameLoop(QObject):
         screen = self.view.canvas.native.screen()
         rate = screen.refreshRate() if screen is not None else 60.0
         period = 1.0 / (rate if rate > 1.0 else 60.0)
-        delay = self._last_frame + PACE * period - time.perf_counter()
+        delay = self._last_frame + PACE * period - self.now()
         if not self._frame_timer.isActive():
             self._frame_timer.start(max(0, int(delay * 1e3)))
 
     def _watch(self) -> None:
         # Frames chain through frameSwapped; a frame that drew nothing (or a hidden window)
         # ends the chain, so restart it while there is something to do.
-        if self._wants_frames() and time.perf_counter() - self._last_frame > WATCHDOG_MS / 1e3:
+        if self._wants_frames() and self.now() - self._last_frame > WATCHDOG_MS / 1e3:
             self._request_frame()
-        elif time.perf_counter() - self._last_status >= STATUS_INTERVAL:
+        elif self.now() - self._last_status >= STATUS_INTERVAL:
             self._show_status()
 
     def _frame(self) -> None:
-        now = time.perf_counter()
+        now = self.now()
         elapsed = min(now - self._last_frame, MAX_FRAME_GAP)
         self._last_frame = now
         if self.worker.finished:
@@ -410,7 +412,7 @@ class FrameLoop(QObject):
         k = min(len(points), self._step + 1)
         values = path_measures(points[:k], breaks[:k], self.sim.dt)[self.path_measure]
         self.view.show_path(points[:k], breaks[:k], values)
-        self.pathScaleChanged.emit(self.path_measure, self.view.path.top)
+        self.pathScaleChanged.emit(self.path_measure, *self.view.path.scale)
 
     def _drawn(self, event) -> None:
         self.stats.frame(time.perf_counter(), self.view.last_draw_ms)
@@ -430,7 +432,7 @@ class FrameLoop(QObject):
         )
 
     def _show_status(self) -> None:
-        self._last_status = time.perf_counter()
+        self._last_status = self.now()
         self.statusChanged.emit(self.status_text())
 
 

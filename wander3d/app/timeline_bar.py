@@ -41,7 +41,7 @@ class TimelineBar(QToolBar):
         self.path_button.setCheckable(True)
         self.path_button.setToolTip(
             "Show the selected agent's whole path since the start, coloured by the measure "
-            "on the right (dark blue: low, yellow: high)"
+            "on the right (blue: low, cyan, yellow, red: high)"
         )
         self.path_button.toggled.connect(self._path_changed)
         self.measure_combo = QComboBox()
@@ -50,7 +50,7 @@ class TimelineBar(QToolBar):
         self.measure_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.measure_combo.currentIndexChanged.connect(self._path_changed)
         self.scale_label = QLabel()
-        self.scale_label.setToolTip("The value the path's brightest (yellow) colour stands for")
+        self.scale_label.setToolTip("The values the path's blue and red stand for")
         self.addWidget(QLabel(" Time "))
         self.addWidget(self.slider)
         self.addWidget(self.time_label)
@@ -77,8 +77,9 @@ class TimelineBar(QToolBar):
         if not path:
             self.path_button.setChecked(False)
 
-    def show_scale(self, measure: str, top: float) -> None:
-        self.scale_label.setText(f" yellow ≥ {top:.3g} {MEASURE_UNITS.get(measure, '')}")
+    def show_scale(self, measure: str, low: float, high: float) -> None:
+        units = MEASURE_UNITS.get(measure, "")
+        self.scale_label.setText(f" blue ≤ {low:.3g}, red ≥ {high:.3g} {units}")
 
     @property
     def measure(self) -> str:

@@ -7,13 +7,13 @@ records (one per simulation step). Segments across a wall reflection are not dra
 from __future__ import annotations
 
 import numpy as np
-from vispy.color import get_colormap
+from vispy.color import Colormap
 from vispy.scene.visuals import Line
 
 #: What the path's colour can show.
 PATH_MEASURES = ("speed", "turn rate")
-#: Colormap from low (dark blue) to high (yellow).
-PATH_COLORMAP = "viridis"
+#: Colours from low to high: blue, cyan, yellow, red (all readable on a dark background).
+PATH_COLORMAP = Colormap(["#2f6bff", "#2ee6d6", "#ffe14d", "#ff4040"])
 #: Path line width in logical pixels.
 PATH_WIDTH = 2.0
 
@@ -58,16 +58,15 @@ def _fill_gaps(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def path_colors(values: np.ndarray) -> tuple[np.ndarray, float]:
-    """(k, 4) float32 RGBA for `values`, and the value shown as the top colour.
-
-    The scale is the 98th percentile, so one outlier does not wash the rest out.
-    """
+def path_colors(values: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """(k, 4) float32 RGBA for `values`, and the values the lowest and highest colours stand
+    for: the 2nd and 98th percentiles, so a few outliers do not wash the rest out."""
     if len(values) == 0:
-        return np.zeros((0, 4), np.float32), 0.0
-    top = float(np.percentile(values, 98))
-    scaled = np.clip(values / top, 0.0, 1.0) if top > 0 else np.zeros(len(values))
-    return get_colormap(PATH_COLORMAP).map(scaled).astype(np.float32), top
+        return np.zeros((0, 4), np.float32), 0.0, 0.0
+    low, high = (float(v) for v in np.percentile(values, [2, 98]))
+    span = high - low
+    scaled = np.clip((values - low) / span, 0.0, 1.0) if span > 0 else np.zeros(len(values))
+    return PATH_COLORMAP.map(scaled).astype(np.float32), low, high
 
 
 class PathLayer:
@@ -80,7 +79,7 @@ class PathLayer:
         self.line.order = 2
         self.line.set_gl_state("translucent", depth_test=True)
         self.line.visible = False
-        self.top = 0.0  # the value the brightest colour stands for
+        self.scale = (0.0, 0.0)  # the values the lowest and highest colours stand for
 
     def set_path(
         self, points: np.ndarray | None, breaks: np.ndarray | None = None,
@@ -96,7 +95,8 @@ class PathLayer:
         connect = np.ones(k, bool)
         connect[:-1] = ~breaks[1:]
         connect[-1] = False
-        colors, self.top = path_colors(np.zeros(k) if values is None else values)
+        colors, *scale = path_colors(np.zeros(k) if values is None else values)
+        self.scale = (scale[0], scale[1])
         self.line.set_data(pos=np.asarray(points, np.float32), color=colors, connect=connect)
         self.line.visible = True
 
