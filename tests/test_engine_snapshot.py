@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine_support import group, simulation
 from wander3d.engine import Enclosure
+
+from engine_support import group, simulation
 
 BOX = Enclosure(min=(-40, -20, -40), max=(40, 20, 40), margin=6.0)
 

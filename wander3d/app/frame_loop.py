@@ -311,7 +311,17 @@ class FrameLoop(QObject):
 
     # ------------------------------------------------------------------ frames (GUI thread)
     def _wants_frames(self) -> bool:
-        return self.running or self.busy or self.worker.finished or self._tracing()
+        return (
+            self.running
+            or self.busy
+            or self.worker.finished
+            or self._tracing()
+            or self._path_stale()
+        )
+
+    def _path_stale(self) -> bool:
+        """Whether a path is shown for an agent no longer selected."""
+        return self.view.path.visible and self.view.selected != self._path_agent
 
     def _request_frame(self) -> None:
         if not self._frame_timer.isActive():
@@ -348,6 +358,8 @@ class FrameLoop(QObject):
             self.clock.advance(ahead, self._step, self.speed * MAX_LAG)
             self.meter.record(now, self._step * self.sim.dt)
         self._dispatch(ahead)
+        if self._path_stale():
+            self._show_path()
         self._draw_agents()
         if now - self._last_status >= STATUS_INTERVAL:
             self._show_status()
