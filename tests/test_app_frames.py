@@ -63,6 +63,7 @@ def test_frames_with_a_fake_clock_step_exactly_and_draw_between_steps(window, sm
     clock = [100.0]
     loop.now = lambda: clock[0]
     loop._last_frame = clock[0]
+    window.view.last_draw_ms = 0.0  # drawing is fast enough to draw between steps
     loop.set_running(True)
     reference = _positions(small_scene, 60)
     alphas = []
@@ -156,6 +157,21 @@ def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtb
     window.panel.groups[0].controls["max_speed"].spin.setValue(12.0)
     _idle(window, qtbot)
     assert window.frames.head == 100 and bar.slider.maximum() == 100
+
+
+def test_slow_frames_draw_only_new_states(window, small_scene):
+    loop = window.frames
+    clock = [100.0]
+    loop.now = lambda: clock[0]
+    loop._last_frame = clock[0]
+    loop.set_running(True)
+    for _ in range(30):
+        window.view.last_draw_ms = 500.0  # a software renderer with a million agents
+        clock[0] += 0.016
+        loop._frame()
+        loop.worker.wait(5.0)
+        if loop._cur is not None and loop.step >= 1:
+            np.testing.assert_array_equal(window.view._shown_agents[0], loop._cur[0])
 
 
 def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):

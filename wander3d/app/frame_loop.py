@@ -44,6 +44,10 @@ PACE = 0.9
 TRACE_SLICE = 0.01
 #: How often the watchdog restarts a stalled frame chain (ms).
 WATCHDOG_MS = 100
+#: When drawing a frame takes longer than this (ms; a huge scene on a software renderer), the
+#: agents are drawn only when the engine delivers a new state, not between states, so the
+#: GUI thread is free for input most of the time.
+SLOW_FRAME_MS = 100.0
 #: The status bar names the speed reached when it is below this fraction of the one asked.
 SLOW_FRACTION = 0.9
 
@@ -403,7 +407,10 @@ class FrameLoop(QObject):
             self.worker.submit(self._job(lambda: None))
 
     def _draw_agents(self) -> None:
-        alpha = self.clock.alpha(self._step) if self.running and self._prev is not None else 1.0
+        view = self.view
+        slow = view.last_draw_ms + view.last_update_ms > SLOW_FRAME_MS
+        between = self.running and self._prev is not None and not slow
+        alpha = self.clock.alpha(self._step) if between else 1.0
         key = (self._step, self._generation, round(alpha, 4), id(self._cur))
         if key == self._drawn_key:
             return

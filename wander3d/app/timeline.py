@@ -60,10 +60,10 @@ class Timeline:
         self.edits: list[Edit] = []
         self._edit_steps: list[int] = []
         self.version = 0  # bumped whenever recorded history changes (truncation)
-        first = sim.snapshot()
-        self.enabled = first.nbytes <= budget
+        # Judge by the simulation's size first, so a huge scene is never copied in vain.
+        self.enabled = sim.nbytes <= budget
         if self.enabled:
-            self.checkpoints[self.start] = first
+            self.checkpoints[self.start] = sim.snapshot()
 
     @property
     def nbytes(self) -> int:
