@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 
@@ -44,10 +45,10 @@ PACE = 0.9
 TRACE_SLICE = 0.01
 #: How often the watchdog restarts a stalled frame chain (ms).
 WATCHDOG_MS = 100
-#: When drawing a frame takes longer than this (ms; a huge scene on a software renderer), the
-#: agents are drawn only when the engine delivers a new state, not between states, so the
-#: GUI thread is free for input most of the time.
-SLOW_FRAME_MS = 100.0
+#: When interpolating, uploading and drawing the agents takes longer than this (ms; a huge
+#: scene, a software renderer), they are drawn only when the engine delivers a new state, not
+#: between states, so the GUI thread is free for input most of the time.
+SLOW_FRAME_MS = 50.0
 #: The status bar names the speed reached when it is below this fraction of the one asked.
 SLOW_FRACTION = 0.9
 
@@ -121,8 +122,12 @@ class FrameLoop(QObject):
         self._last_frame = self.now()
         self._last_status = 0.0
         self._drawn_key: tuple | None = None
+        self._lerp_ms = 0.0  # the GUI thread's cost of interpolating the agents
 
         self.worker = Worker(notify=self._job_done.emit)
+        self.worker.submit(_leave_a_core)
+        self.worker.wait()
+        self.worker.take()
         self._job_done.connect(self._request_frame, Qt.ConnectionType.QueuedConnection)
         self._frame_timer = QTimer(self)
         self._frame_timer.setSingleShot(True)
@@ -179,6 +184,7 @@ class FrameLoop(QObject):
         self._cur: Pair = _agents(sim)
         self.clock.show_step(self._step)
         self._drawn_key = None
+        self._lerp_ms = 0.0
         self.view.show_path(None)
         self.timelineChanged.emit(self._step, self._head)
         self._request_frame()
@@ -408,7 +414,7 @@ class FrameLoop(QObject):
 
     def _draw_agents(self) -> None:
         view = self.view
-        slow = view.last_draw_ms + view.last_update_ms > SLOW_FRAME_MS
+        slow = self._lerp_ms + view.last_update_ms + view.last_draw_ms > SLOW_FRAME_MS
         between = self.running and self._prev is not None and not slow
         alpha = self.clock.alpha(self._step) if between else 1.0
         key = (self._step, self._generation, round(alpha, 4), id(self._cur))
@@ -417,9 +423,11 @@ class FrameLoop(QObject):
         self._drawn_key = key
         pos, vel = self._cur
         if alpha < 1.0 and self._prev is not None:
+            t0 = time.perf_counter()
             p0, v0 = self._prev
             pos = p0 + np.float32(alpha) * (pos - p0)
             vel = v0 + np.float32(alpha) * (vel - v0)
+            self._lerp_ms = (time.perf_counter() - t0) * 1e3
         self.view.move_agents(pos, vel)
 
     def _show_path(self) -> None:
@@ -453,6 +461,13 @@ class FrameLoop(QObject):
     def _show_status(self) -> None:
         self._last_status = self.now()
         self.statusChanged.emit(self.status_text())
+
+
+def _leave_a_core() -> None:
+    """Run the engine's parallel loops on all cores but one (on the worker thread: numba's
+    thread count is per calling thread), so the GUI thread and the renderer always have a
+    core and the window answers input while a big scene steps."""
+    numba.set_num_threads(max(1, numba.config.NUMBA_NUM_THREADS - 1))
 
 
 def _trace(run: _Run, agent: int | None) -> Pair | None:
