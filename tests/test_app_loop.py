@@ -1,33 +1,81 @@
-"""The frame loop's arithmetic (no Qt): fixed steps from wall time, with a cap."""
+"""The frame loop's arithmetic (no Qt): display clock, interpolation, time caps, speed meter."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from wander3d.app.loop import MAX_STEPS_PER_FRAME, FrameClock, FrameStats
+from wander3d.app.loop import FrameClock, FrameStats, SpeedMeter, WorkBudget
+
+
+def _run(clock: FrameClock, frame: float, seconds: float, lag: float = 0.1) -> tuple[int, list]:
+    """Frames of `frame` s for `seconds` with an engine that always delivers what is due.
+
+    Returns the engine's final step and the drawn time ((c - 1 + alpha) * dt) of every frame.
+    """
+    step, drawn = 0, []
+    for _ in range(round(seconds / frame)):
+        clock.advance(frame, step, lag)
+        drawn.append((step - 1 + clock.alpha(step)) * clock.dt)
+        step += clock.steps_due(step, ahead=frame)
+    return step, drawn
 
 
 def test_steps_follow_elapsed_time_at_any_frame_rate():
     dt = 1 / 60
     for fps in (24, 60, 144):
-        clock = FrameClock(dt)
-        steps = sum(clock.advance(1 / fps) for _ in range(fps * 10))
-        assert abs(steps - 600) <= 1  # ten simulated seconds, whatever the frame rate
+        step, _ = _run(FrameClock(dt), 1 / fps, 10.0)
+        # Ten simulated seconds, plus the one frame the engine works ahead: from both sides.
+        assert 600 <= step <= 600 + 60 / fps + 1
 
 
-def test_a_slow_frame_is_capped_and_does_not_snowball():
-    clock = FrameClock(0.01, max_steps=5)
-    assert clock.advance(1.0) == 5
-    assert clock.backlog == 0.0  # the rest is dropped, not owed
-    assert clock.advance(0.02) == 2
+def test_drawn_time_advances_by_each_frame_so_no_frame_skips():
+    # A 16 ms frame against 16.67 ms steps used to show the same step twice every ~25 frames;
+    # interpolation moves the drawing by exactly the elapsed time every frame.
+    clock = FrameClock(1 / 60)
+    _, drawn = _run(clock, 0.016, 3.0)
+    moves = [b - a for a, b in itertools.pairwise(drawn[3:])]
+    assert min(moves) == pytest.approx(0.016, abs=1e-9)
+    assert max(moves) == pytest.approx(0.016, abs=1e-9)
 
 
-def test_default_cap_and_reset():
+def test_alpha_is_the_leftover_time_over_dt():
+    clock = FrameClock(0.1)
+    clock.show_step(4)
+    assert clock.alpha(4) == 1.0  # a discrete jump shows the engine's state itself
+    clock.advance(0.03, engine_step=4, lag=1.0)
+    assert clock.steps_due(4) == 1
+    assert clock.alpha(5) == pytest.approx(0.3)
+    assert clock.alpha(3) == 1.0 and clock.alpha(9) == 0.0  # clamped
+
+
+def test_a_slow_engine_holds_the_clock_back_instead_of_snowballing():
     clock = FrameClock(0.01)
-    assert clock.advance(10.0) == MAX_STEPS_PER_FRAME
-    clock.advance(0.005)
-    clock.reset()
-    assert clock.backlog == 0.0 and clock.advance(0.0) == 0
+    for _ in range(100):  # the engine never delivers
+        clock.advance(0.05, engine_step=7, lag=0.2)
+    assert clock.shown == pytest.approx(0.08 + 0.2)
+    assert clock.steps_due(7) == 21  # 0.28 s / 0.01 s - 7
+
+
+def test_work_per_request_is_capped_by_time_not_steps():
+    budget = WorkBudget(seconds=0.05)
+    assert budget.cap(100) == 1  # nothing measured yet: one step to learn the cost
+    budget.record(steps=4, seconds=0.04)
+    assert budget.cap(100) == 5
+    assert budget.cap(3) == 3 and budget.cap(0) == 0
+    budget.record(steps=1, seconds=2.0)  # a huge scene: still one step per request
+    assert budget.cap(100) == 1
+
+
+def test_speed_meter_measures_simulated_seconds_per_real_second():
+    meter = SpeedMeter(window=1.0)
+    assert meter.speed is None
+    for i in range(31):
+        meter.record(now=i / 20, sim_time=0.6 * i / 20)
+    assert meter.speed == pytest.approx(0.6)
+    meter.reset()
+    assert meter.speed is None
 
 
 def test_frame_stats_average_over_the_window():

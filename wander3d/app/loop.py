@@ -1,41 +1,101 @@
 """The app's frame loop arithmetic, free of Qt so it is easy to test.
 
-`FrameClock` turns wall-clock time into whole fixed simulation steps (so a scene runs at the
-same speed at any frame rate); `FrameStats` keeps the figures the status bar shows.
+`FrameClock` is the display clock: it turns wall-clock time into the simulated time to show,
+the steps the engine owes, and where between the last two fixed steps to draw the agents.
+`WorkBudget` caps the engine's work per request by time, `SpeedMeter` measures the speed the
+run really reaches, and `FrameStats` keeps the figures the status bar shows.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 
-#: Most simulation steps one frame may take; beyond it the backlog is dropped, so a slow frame
-#: (or a big scene at high speed) slows the simulation down instead of snowballing.
-MAX_STEPS_PER_FRAME = 16
 #: Time-scale factors offered by "faster" / "slower".
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+#: Real seconds the display clock may run ahead of the engine; beyond it the run slows down
+#: (the backlog is dropped) instead of snowballing on a machine that cannot keep up.
+MAX_LAG = 0.1
+#: Real seconds of engine work one request may take, so fresh states arrive often.
+WORK_SLICE = 0.05
 
 
 class FrameClock:
-    """Fixed-dt accumulator: `advance(seconds)` returns how many `dt` steps are now due."""
+    """Simulated time to show, between the engine's fixed steps of `dt` seconds.
 
-    def __init__(self, dt: float, max_steps: int = MAX_STEPS_PER_FRAME) -> None:
+    Agents are drawn one step behind the display time `shown`, interpolated between the
+    engine's last two states (steps c - 1 and c): `alpha(c) = shown / dt - c`, the leftover
+    time over dt. So `steps_due(c)` asks for the step the next frame will need.
+    """
+
+    def __init__(self, dt: float) -> None:
         self.dt = dt
-        self.max_steps = max_steps
-        self.backlog = 0.0  # simulated seconds owed but not yet stepped
+        self.shown = dt  # with the engine at step 0, draw step 0
 
-    def advance(self, seconds: float) -> int:
-        """Owe `seconds` more simulated time (already scaled by the speed); return steps due."""
-        self.backlog += max(0.0, seconds)
+    def advance(self, seconds: float, engine_step: int, lag: float) -> None:
+        """Move the display `seconds` of simulated time on (already scaled by the speed), but
+        at most `lag` simulated seconds past the engine's latest state at `engine_step`."""
+        limit = (engine_step + 1) * self.dt + max(0.0, lag)
+        self.shown = max(self.shown, min(self.shown + max(0.0, seconds), limit))
+
+    def steps_due(self, engine_step: int, ahead: float = 0.0) -> int:
+        """Steps the engine owes for a display `ahead` simulated seconds from now."""
         # A hair of tolerance so 0.1 / (1/60 s) counts as 6 steps despite rounding.
-        steps = int(self.backlog / self.dt + 1e-9)
-        if steps > self.max_steps:
-            self.backlog = 0.0
-            return self.max_steps
-        self.backlog = max(0.0, self.backlog - steps * self.dt)
-        return steps
+        return max(0, math.floor((self.shown + ahead) / self.dt + 1e-9) - engine_step)
+
+    def alpha(self, engine_step: int) -> float:
+        """Where between steps c - 1 (0.0) and c (1.0) to draw, for the engine at step c."""
+        return min(1.0, max(0.0, self.shown / self.dt - engine_step))
+
+    def show_step(self, engine_step: int) -> None:
+        """Jump to showing `engine_step` exactly (after a pause, a single step, a seek)."""
+        self.shown = (engine_step + 1) * self.dt
+
+
+class WorkBudget:
+    """How many steps fit in `seconds` of engine work, from the measured cost per step."""
+
+    def __init__(self, seconds: float = WORK_SLICE) -> None:
+        self.seconds = seconds
+        self.step_cost = 0.0  # seconds per step, smoothed; 0 until measured
+
+    def record(self, steps: int, seconds: float) -> None:
+        if steps <= 0:
+            return
+        cost = seconds / steps
+        self.step_cost = cost if self.step_cost == 0.0 else 0.7 * self.step_cost + 0.3 * cost
+
+    def cap(self, steps: int) -> int:
+        """`steps`, limited to what fits in the budget (at least one)."""
+        if self.step_cost <= 0.0:
+            return max(0, min(steps, 1))
+        return max(0, min(steps, max(1, int(self.seconds / self.step_cost))))
+
+
+class SpeedMeter:
+    """Simulated seconds per real second over the last `window` real seconds."""
+
+    def __init__(self, window: float = 1.0) -> None:
+        self.window = window
+        self._samples: deque[tuple[float, float]] = deque()
+
+    def record(self, now: float, sim_time: float) -> None:
+        self._samples.append((now, sim_time))
+        while len(self._samples) > 2 and now - self._samples[1][0] >= self.window:
+            self._samples.popleft()
 
     def reset(self) -> None:
-        self.backlog = 0.0
+        self._samples.clear()
+
+    @property
+    def speed(self) -> float | None:
+        """The measured speed, or None until a full window has been seen."""
+        if len(self._samples) < 2:
+            return None
+        (t0, s0), (t1, s1) = self._samples[0], self._samples[-1]
+        if t1 - t0 < 0.9 * self.window:
+            return None
+        return (s1 - s0) / (t1 - t0)
 
 
 class FrameStats:

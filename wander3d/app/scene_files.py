@@ -85,6 +85,7 @@ class SceneFiles:
         self.scene, self.sim = scene, sim
         self._file_text = scene.text
         self.view.set_simulation(scene, sim, keep_camera=keep_camera)
+        self.frames.set_simulation(sim)
         self._show_scene()
         return True
 

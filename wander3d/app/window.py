@@ -8,7 +8,6 @@ placement on the screen in placement.py, the F1 help in help.py.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from pathlib import Path
 
@@ -22,20 +21,17 @@ from wander3d.render import CAMERA_MODES, SimulationView
 from wander3d.scene import Scene
 
 from .actions import FlyKeys, WindowActions
+from .frame_loop import FrameLoop, edited
 from .help import HelpDialog, help_html
-from .loop import SPEEDS, FrameClock, FrameStats
 from .panel import PARAMS, SidePanel
 from .placement import place_window
 from .recent import RecentFiles
 from .scene_files import SceneFiles, slug
+from .timeline_bar import TimelineBar
 from .watch import SceneWatcher
 
-#: Timer interval of the frame loop (ms); the loop steps by elapsed time, not by ticks.
-FRAME_MS = 16
 #: A press and release closer than this (logical pixels) is a click (select), not a drag.
 CLICK_SLOP = 4.0
-#: How often the status bar's figures refresh (s).
-STATUS_INTERVAL = 0.25
 
 
 class MainWindow(SceneFiles, WindowActions, QMainWindow):
@@ -68,12 +64,7 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         self.dock.setWidget(self.panel_scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
-        self.running = True
-        self.speed_index = SPEEDS.index(1.0)
-        self.clock = FrameClock(scene.dt)
-        self.stats = FrameStats()
-        self._last_tick = time.perf_counter()
-        self._last_status = 0.0
+        self.frames = FrameLoop(self.view, self.sim, self)
         self._press_pos: np.ndarray | None = None
         self._placed = False
         self.help_dialog: HelpDialog | None = None
@@ -86,18 +77,12 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._connect_panel()
+        self._build_timeline()
         self.view.canvas.events.mouse_press.connect(self._mouse_press)
         self.view.canvas.events.mouse_release.connect(self._mouse_release)
-        self.view.canvas.events.draw.connect(self._drawn, position="last")
         self.setAcceptDrops(True)
         self._show_scene()
         self._restore_window()
-
-        self.timer = QTimer(self)
-        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self.timer.setInterval(FRAME_MS)
-        self.timer.timeout.connect(self._tick)
-        self.timer.start()
 
     # ------------------------------------------------------------------ building
     def _connect_panel(self) -> None:
@@ -140,7 +125,6 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
     # ------------------------------------------------------------------ scenes
     def _show_scene(self) -> None:
         """Refresh everything that depends on the current scene and simulation."""
-        self.clock = FrameClock(self.scene.dt)
         self.panel.set_groups(self.sim.groups)
         for box, on in (
             (self.panel.trails_box, self.view.trails_visible),
@@ -154,87 +138,69 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         self.follow_action.setChecked(False)
         self._show_camera_mode()
         self._show_file()
+        self._show_timeline()
 
     # ------------------------------------------------------------------ simulation
+    # The frame loop (frame_loop.FrameLoop) runs the simulation; these wire it to the widgets.
+    def _build_timeline(self) -> None:
+        f = self.frames
+        f.runningChanged.connect(self._show_running)
+        f.speedChanged.connect(lambda _: self._show_speed())
+        f.statusChanged.connect(self._show_status)
+        f.groupsChanged.connect(lambda: self.panel.show_values(self.sim.groups))
+        f.groupsChanged.connect(self._show_modified)
+        self.timeline_bar = TimelineBar(self)
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
+        self.timeline_bar.seekRequested.connect(f.seek)
+        self.timeline_bar.pathChanged.connect(f.set_path)
+        f.timelineChanged.connect(self.timeline_bar.show_run)
+        f.pathScaleChanged.connect(self.timeline_bar.show_scale)
+
+    def _show_timeline(self) -> None:
+        self.timeline_bar.dt = self.sim.dt
+        self.timeline_bar.set_enabled(self.frames.timeline.enabled, self.frames.path_available)
+        self.timeline_bar.show_run(self.frames.step, self.frames.head)
+
+    @property
+    def running(self) -> bool:
+        return self.frames.running
+
     @property
     def speed(self) -> float:
-        return SPEEDS[self.speed_index]
+        return self.frames.speed
 
     def set_running(self, running: bool) -> None:
-        self.running = running
-        self.clock.reset()
-        self._last_tick = time.perf_counter()
+        self.frames.set_running(running)
+
+    def toggle_running(self) -> None:
+        self.frames.toggle_running()
+
+    def single_step(self) -> None:
+        self.frames.single_step()
+
+    def reset_simulation(self) -> None:
+        self.frames.reset_simulation()
+
+    def change_speed(self, direction: int) -> None:
+        self.frames.change_speed(direction)
+
+    def _show_running(self, running: bool) -> None:
         sp = QStyle.StandardPixmap
         self.play_action.setText("Pause" if running else "Play")
         self.play_action.setIcon(
             self.style().standardIcon(sp.SP_MediaPause if running else sp.SP_MediaPlay)
         )
-        self._show_status()
-
-    def toggle_running(self) -> None:
-        self.set_running(not self.running)
-
-    def single_step(self) -> None:
-        self.set_running(False)
-        self._advance(1)
-
-    def reset_simulation(self) -> None:
-        self.sim.reset()
-        self.clock.reset()
-        self.panel.show_values(self.sim.groups)
-        self.view.update()
-        self._show_status()
-
-    def change_speed(self, direction: int) -> None:
-        self.speed_index = min(len(SPEEDS) - 1, max(0, self.speed_index + direction))
-        self._show_speed()
 
     def _show_speed(self) -> None:
         self.speed_label.setText(f"x{self.speed:g}")
-        self._show_status()
 
     def set_group_param(self, group: int, key: str, value: float) -> None:
         """Apply a slider: a wander parameter, or a group's max_speed / max_force."""
-        params = self.sim.groups[group]
-        if PARAMS[key].table == "groups.wander":
-            self.sim.update_wander(group, **{key: value})
-        else:
-            changes: dict[str, float] = {key: value}
-            # A scene's start speed may not exceed its speed limit (it would not save).
-            if key == "max_speed" and params.initial_speed is not None:
-                changes["initial_speed"] = min(params.initial_speed, value)
-            self.sim.update_group(group, dataclasses.replace(params, **changes))
-        self.view.update()  # redraw now, also while paused
+        wander = PARAMS[key].table == "groups.wander"
+        self.frames.edit_group(group, edited(self.sim.groups[group], key, value, wander))
 
-    def _advance(self, steps: int) -> None:
-        t0 = time.perf_counter()
-        self.sim.step(steps)
-        sim_ms = (time.perf_counter() - t0) * 1e3
-        self.view.update()
-        self.stats.record(sim_ms, self.view.last_update_ms)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        elapsed, self._last_tick = now - self._last_tick, now
-        if self.running:
-            steps = self.clock.advance(elapsed * self.speed)
-            if steps:
-                self._advance(steps)
-        if now - self._last_status >= STATUS_INTERVAL:
-            self._show_status()
-
-    def _drawn(self, event) -> None:
-        self.stats.frame(time.perf_counter(), self.view.last_draw_ms)
-
-    def _show_status(self) -> None:
-        self._last_status = time.perf_counter()
-        sim, st = self.sim, self.stats
-        state = "" if self.running else "  ·  paused"
-        self.status_label.setText(
-            f"step {sim.step_count:,}  ·  t {sim.time:.2f} s  ·  {sim.count:,} agents  ·  "
-            f"{st.fps:.0f} fps  ·  sim {st.sim_ms:.1f} ms  ·  draw {st.draw_ms:.1f} ms  ·  "
-            f"speed x{self.speed:g}{state}"
-        )
+    def _show_status(self, text: str) -> None:
+        self.status_label.setText(text)
         # Never let a long message on the left squeeze the figures.
         self.status_label.setMinimumWidth(self.status_label.sizeHint().width())
 
@@ -326,7 +292,7 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         if not self.confirm_discard("closing"):
             event.ignore()
             return
-        self.timer.stop()
+        self.frames.close()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())
         self.settings.sync()

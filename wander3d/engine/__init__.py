@@ -11,6 +11,7 @@ from .params import (
     WanderParams,
 )
 from .simulation import Simulation
+from .snapshot import Snapshot
 from .trails import TrailBuffer, TrailView
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "GroupParams",
     "Simulation",
     "SimulationSpec",
+    "Snapshot",
     "TrailBuffer",
     "TrailView",
     "WanderParams",

@@ -315,7 +315,7 @@ def place_targets(group_index, params, positions, headings, wander_dirs, seek, o
         )  # fmt: skip
 
 
-@numba.njit(cache=True, parallel=True, fastmath=False, error_model="numpy")
+@numba.njit(cache=True, parallel=True, nogil=True, fastmath=False, error_model="numpy")
 def advance(
     n_steps,
     first_step,

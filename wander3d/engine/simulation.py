@@ -10,6 +10,7 @@ steps are batched into calls.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from . import kernel
 from .params import METHODS, Enclosure, GroupParams, SimulationSpec
+from .snapshot import Snapshot
 from .trails import TrailBuffer, TrailView
 from .vecmath import flatten_y, normalize, perpendicular, random_unit
 
@@ -320,6 +322,48 @@ class Simulation:
             self.group_index, self._table, self._trail_points, self._trail_breaks,
         )  # fmt: skip
         return sum(a.nbytes for a in state)
+
+    # ------------------------------------------------------------------ snapshots
+    #: Arrays fixed when the simulation is built: a snapshot need not copy them.
+    _CONSTANT_ARRAYS = frozenset({"group_index", "_low", "_high", "_trail_bases"})
+
+    def _state_arrays(self) -> dict[str, Array]:
+        """Every state array by attribute name (all of them, so new state is never missed)."""
+        return {
+            name: value
+            for name, value in vars(self).items()
+            if isinstance(value, np.ndarray) and name not in self._CONSTANT_ARRAYS
+        }
+
+    def snapshot(self) -> Snapshot:
+        """A copy of the whole state now: restore it (here or in a Simulation of the same
+        scene) and stepping on gives the run bit for bit, trails and live edits included."""
+        return Snapshot(
+            arrays={name: a.copy() for name, a in self._state_arrays().items()},
+            step_count=self.step_count,
+            groups=self.groups,
+            rng=copy.deepcopy(self._rng.bit_generator.state),
+        )
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Go back (or forward) to `snapshot`, taken from a Simulation of the same scene.
+
+        Arrays are copied into place, so views of them (the trail buffers) stay valid; the
+        trail buffers start a new generation so GPU mirrors upload them whole.
+        """
+        arrays = self._state_arrays()
+        if arrays.keys() != snapshot.arrays.keys() or any(
+            a.shape != snapshot.arrays[k].shape for k, a in arrays.items()
+        ):
+            raise ValueError("the snapshot is of a different scene")
+        for name, saved in snapshot.arrays.items():
+            np.copyto(arrays[name], saved)
+        self.groups = snapshot.groups
+        self.step_count = snapshot.step_count
+        self._rng.bit_generator.state = copy.deepcopy(snapshot.rng)
+        for trail in self._trails:
+            trail.restart()
+            trail.sync(self.step_count)
 
 
 def _fill(n: int, row: Array) -> Array:

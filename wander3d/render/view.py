@@ -22,6 +22,7 @@ from .camera import CameraHome, CameraRig, home_from_scene
 from .debug import DebugLayer
 from .enclosure import EnclosureLayer
 from .glcompat import ensure_instancing
+from .path import PathLayer
 from .trails import TrailsLayer
 from .vispy_private import FrameStartCanvas
 
@@ -114,7 +115,9 @@ class SimulationView:
         )  # fmt: skip
         self.trails = TrailsLayer(root, sim.trail_buffers, colors)
         self.debug = DebugLayer(root)
-        self._layers = (self.enclosure, self.agents, self.trails, self.debug)
+        self.path = PathLayer(root)
+        self._layers = (self.enclosure, self.agents, self.trails, self.debug, self.path)
+        self._shown_agents: tuple[np.ndarray, np.ndarray] | None = None
         self.canvas.bgcolor = scene.view.background
         self._group_visible = [True] * len(sim.groups)
         self._trails_visible = scene.view.show_trails
@@ -141,17 +144,44 @@ class SimulationView:
         return home_from_scene(self.scene.camera, low, high, w / max(h, 1))
 
     def update(self) -> None:
-        """Upload the simulation's current state and schedule a redraw."""
+        """Upload the simulation's current state and schedule a redraw.
+
+        Agents are drawn where `move_agents` last put them, if it was called since
+        `set_simulation`; else at the simulation's positions.
+        """
         t0 = time.perf_counter()
         sim = self.sim
-        agent_bytes = self.agents.update(sim.positions, sim.velocities)
+        agent_bytes = self._upload_agents()
         self.last_trail_upload_bytes = self.trails.update()
         self.last_upload_bytes = agent_bytes + self.last_trail_upload_bytes
         self.debug.update(sim, self._overlay_agents(), self._shown(self.selected))
-        if self.following is not None:
-            self.rig.chase(sim.positions[self.following], sim.velocities[self.following])
         self.canvas.update()
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
+
+    def move_agents(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        """Draw the agents at (N, 3) `positions` (units) heading along `velocities` (units/s),
+        e.g. interpolated between two steps; trails and overlay stay as they are, so this
+        never reads the simulation (which may be stepping on another thread)."""
+        t0 = time.perf_counter()
+        self._shown_agents = (positions, velocities)
+        self.last_upload_bytes = self._upload_agents()
+        self.last_trail_upload_bytes = 0
+        self.canvas.update()
+        self.last_update_ms = (time.perf_counter() - t0) * 1e3
+
+    def _upload_agents(self) -> int:
+        positions, velocities = self._shown_agents or (self.sim.positions, self.sim.velocities)
+        if self.following is not None:
+            self.rig.chase(positions[self.following], velocities[self.following])
+        return self.agents.update(positions, velocities)
+
+    def show_path(
+        self, points: np.ndarray | None, breaks: np.ndarray | None = None,
+        values: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        """Show a path (see PathLayer.set_path); None hides it."""
+        self.path.set_path(points, breaks, values)
+        self.canvas.update()
 
     # ------------------------------------------------------------------ toggles
     def group_visible(self, group: int) -> bool:
@@ -252,7 +282,8 @@ class SimulationView:
         candidates = np.nonzero(visible)[0]
         if len(candidates) == 0:
             return None
-        xy, in_front = self.project(self.sim.positions[candidates])
+        shown = self._shown_agents[0] if self._shown_agents is not None else self.sim.positions
+        xy, in_front = self.project(shown[candidates])
         d2 = np.sum((xy - (x, y)) ** 2, axis=1)
         d2[~in_front] = np.inf
         best = int(np.argmin(d2))

@@ -1,0 +1,192 @@
+"""The frame loop in the window: real-time pacing, interpolation, the worker thread, the
+timeline and the whole-path view (real OpenGL on the virtual display)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from PyQt6.QtCore import QTimer
+
+from wander3d.app.frame_loop import MAX_FRAME_GAP
+from wander3d.app.window import MainWindow
+from wander3d.engine import Simulation
+
+
+@pytest.fixture
+def window(qtbot, settings, small_scene):
+    w = MainWindow(small_scene, settings)
+    qtbot.addWidget(w)
+    w.resize(900, 600)
+    w.show()
+    qtbot.waitExposed(w)
+    w.set_running(False)
+    return w
+
+
+def _idle(window, qtbot) -> None:
+    qtbot.waitUntil(
+        lambda: not window.frames.busy and not window.frames.worker.finished, timeout=5000
+    )
+
+
+def _positions(scene, steps: int) -> np.ndarray:
+    """(steps + 1, N, 3) positions of a plain run, one row per step."""
+    sim = Simulation(scene)
+    out = [sim.positions.copy()]
+    for _ in range(steps):
+        sim.step(1)
+        out.append(sim.positions.copy())
+    return np.array(out)
+
+
+def test_the_loop_runs_in_simulated_real_time(window, qtbot):
+    dt = window.sim.dt
+    window.single_step()  # the engine's first call loads the compiled kernel: not timed
+    qtbot.waitUntil(lambda: window.frames.step == 1, timeout=10000)
+    _idle(window, qtbot)
+    window.set_running(True)
+    start = time.perf_counter()
+    qtbot.wait(1000)
+    elapsed = time.perf_counter() - start
+    steps = window.frames.step
+    # Never faster than real time (plus the frame the engine works ahead); and not much
+    # slower, for a scene this small, even on a loaded machine.
+    assert steps <= (elapsed + MAX_FRAME_GAP) / dt + 2
+    assert steps >= 0.5 * elapsed / dt
+
+
+def test_frames_with_a_fake_clock_step_exactly_and_draw_between_steps(window, small_scene):
+    loop = window.frames
+    clock = [100.0]
+    loop.now = lambda: clock[0]
+    loop._last_frame = clock[0]
+    window.view.last_draw_ms = 0.0  # drawing is fast enough to draw between steps
+    loop.set_running(True)
+    reference = _positions(small_scene, 60)
+    alphas = []
+    for _ in range(60):  # 16 ms frames against 20 ms steps
+        clock[0] += 0.016
+        loop._frame()
+        loop.worker.wait(5.0)
+        c = loop.step
+        alpha = loop.clock.alpha(c)
+        if c >= 1:
+            expected = reference[c - 1] + alpha * (reference[c] - reference[c - 1])
+            drawn = window.view._shown_agents[0]
+            np.testing.assert_allclose(drawn, expected.astype(np.float32), rtol=0, atol=1e-3)
+            alphas.append(alpha)
+    assert 47 <= loop.step <= 49  # 0.96 s of 0.02 s steps, plus the step worked ahead
+    assert len({round(a, 3) for a in alphas}) > 5  # drawn between steps, not on them
+
+
+def test_frames_follow_the_canvas_swaps_and_are_paced(window, qtbot):
+    loop = window.frames
+    loop._watchdog.stop()  # only the frameSwapped chain may drive the loop now
+    draws = []
+    window.view.canvas.events.draw.connect(lambda e: draws.append(time.perf_counter()))
+    _idle(window, qtbot)
+    window.set_running(True)
+    start = time.perf_counter()
+    qtbot.wait(800)
+    elapsed = time.perf_counter() - start
+    assert len(draws) >= 5 and loop.step > 5
+    rate = window.view.canvas.native.screen().refreshRate() or 60.0
+    assert len(draws) <= 1.25 * rate * elapsed + 3  # no faster than the display
+
+
+def test_the_gui_answers_while_a_long_step_runs(window, qtbot, monkeypatch):
+    threads = []
+    original = Simulation.step
+
+    def slow_step(sim, n=1):
+        threads.append(threading.current_thread())
+        time.sleep(0.8)
+        original(sim, n)
+
+    monkeypatch.setattr(Simulation, "step", slow_step)
+    window.single_step()
+    qtbot.waitUntil(lambda: window.frames.worker.busy, timeout=2000)
+    fired = []
+    QTimer.singleShot(30, lambda: fired.append(window.frames.worker.busy))
+    qtbot.waitUntil(lambda: bool(fired), timeout=3000)
+    assert fired == [True]  # the GUI thread ran a timer while the step was in flight
+    window.toggle_running()
+    assert window.running  # and took input
+    assert threads and all(t is not threading.main_thread() for t in threads)
+
+
+def test_the_status_bar_says_the_speed_reached_when_the_machine_cannot_keep_up(
+    window, qtbot, monkeypatch
+):
+    original = Simulation.step
+
+    def slow_step(sim, n=1):
+        time.sleep(0.03 * n)  # at most 33 steps/s against 100 asked at x2
+        original(sim, n)
+
+    monkeypatch.setattr(Simulation, "step", slow_step)
+    window.change_speed(+1)
+    window.set_running(True)
+    qtbot.waitUntil(lambda: "of real time" in window.status_label.text(), timeout=6000)
+    assert "(asked x2)" in window.status_label.text()
+    assert window.speed_label.text() == "x2"
+
+
+def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtbot, small_scene):
+    window.frames.seek(0)
+    for _ in range(3):
+        window.change_speed(+1)
+    window.set_running(True)
+    qtbot.waitUntil(lambda: window.frames.head >= 150, timeout=15000)
+    window.set_running(False)
+    _idle(window, qtbot)
+    head = window.frames.head
+    bar = window.timeline_bar
+    assert bar.slider.maximum() == head and bar.slider.value() == window.frames.step
+    bar.slider.setValue(100)  # as the user's drag or keys do
+    _idle(window, qtbot)
+    assert window.frames.step == 100 and not window.running
+    reference = Simulation(small_scene)
+    reference.step(100)
+    np.testing.assert_array_equal(window.sim.positions, reference.positions)
+    np.testing.assert_array_equal(window.sim.velocities, reference.velocities)
+    assert "2.00 /" in bar.time_label.text()
+    window.panel.groups[0].controls["max_speed"].spin.setValue(12.0)
+    _idle(window, qtbot)
+    assert window.frames.head == 100 and bar.slider.maximum() == 100
+
+
+def test_slow_frames_draw_only_new_states(window, small_scene):
+    loop = window.frames
+    clock = [100.0]
+    loop.now = lambda: clock[0]
+    loop._last_frame = clock[0]
+    loop.set_running(True)
+    for _ in range(30):
+        window.view.last_draw_ms = 500.0  # a software renderer with a million agents
+        clock[0] += 0.016
+        loop._frame()
+        loop.worker.wait(5.0)
+        if loop._cur is not None and loop.step >= 1:
+            np.testing.assert_array_equal(window.view._shown_agents[0], loop._cur[0])
+
+
+def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):
+    window.set_running(True)
+    qtbot.waitUntil(lambda: window.frames.head >= 40, timeout=10000)
+    window.set_running(False)
+    _idle(window, qtbot)
+    window.select_agent(45)
+    window.timeline_bar.path_button.setChecked(True)
+    step = window.frames.step
+    qtbot.waitUntil(lambda: window.view.path.visible, timeout=5000)
+    reference = _positions(small_scene, step)[:, 45]
+    np.testing.assert_array_equal(window.view.path.line.pos, reference.astype(np.float32))
+    assert "blue ≤" in window.timeline_bar.scale_label.text()
+    window.timeline_bar.measure_combo.setCurrentIndex(1)
+    assert "°/s" in window.timeline_bar.scale_label.text()
+    window.select_agent(None)
+    qtbot.waitUntil(lambda: not window.view.path.visible, timeout=3000)
