@@ -51,7 +51,7 @@ def main() -> None:
         other = MainWindow(scene, settings)
         other.setGeometry(QRect(x, y, w, h))
         settings.setValue("geometry", other.saveGeometry())
-        other.timer.stop()
+        other.frames.close()
         other.view.close()
         other.deleteLater()
     window = MainWindow(scene, settings)

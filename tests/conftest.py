@@ -133,3 +133,15 @@ def window(make_window, small_scene):
     w = make_window(small_scene)
     w.set_running(False)  # tests step explicitly unless they test the loop
     return w
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernel():
+    """Compile (or load) the engine's kernel once, before any test waits on a running app.
+
+    The app steps the engine on a worker thread, so a first-ever compile (tens of seconds on a
+    fresh clone) would otherwise happen inside some test's short wait for the first step.
+    """
+    from wander3d.engine.warmup import compile_kernel
+
+    compile_kernel()

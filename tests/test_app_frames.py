@@ -7,23 +7,10 @@ import threading
 import time
 
 import numpy as np
-import pytest
 from PyQt6.QtCore import QTimer
 
 from wander3d.app.frame_loop import MAX_FRAME_GAP
-from wander3d.app.window import MainWindow
 from wander3d.engine import Simulation
-
-
-@pytest.fixture
-def window(qtbot, settings, small_scene):
-    w = MainWindow(small_scene, settings)
-    qtbot.addWidget(w)
-    w.resize(900, 600)
-    w.show()
-    qtbot.waitExposed(w)
-    w.set_running(False)
-    return w
 
 
 def _idle(window, qtbot) -> None:
