@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gl_support import close_view
 
 #: A small two-group scene: cheap to draw with software GL, yet with trails, walls and methods.
 SMALL_SCENE = """
@@ -87,7 +88,7 @@ def gl_view(qtbot, small_scene):
     widget.show()
     qtbot.waitExposed(widget)
     yield view
-    view.close()
+    close_view(view)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from PyQt6.QtCore import QTimer
@@ -9,18 +10,31 @@ from PyQt6.QtWidgets import QApplication, QProgressDialog
 
 import wander3d.app.main as app_main
 
+#: Seconds a fake compile waits for the GUI thread before giving up (only when it is frozen).
+LIVE_TIMEOUT = 60.0
+
 
 def test_a_slow_compile_shows_a_live_progress_dialog(qtbot, monkeypatch):
-    monkeypatch.setattr(app_main, "compile_kernel", lambda: time.sleep(1.6))
+    """The fake compile outlasts the dialog's delay and then runs until the GUI thread has
+    shown the dialog and fired 20 timer ticks (or a long timeout passes): a frozen screen
+    fails, and a busy machine only makes the test take longer."""
     dialogs: list[str] = []
     ticks: list[float] = []
+    seen_enough = threading.Event()
+
+    def slow_compile() -> None:
+        time.sleep(1.6)
+        seen_enough.wait(LIVE_TIMEOUT)
 
     def look() -> None:
         ticks.append(time.monotonic())
         for widget in QApplication.topLevelWidgets():
             if isinstance(widget, QProgressDialog) and widget.isVisible():
                 dialogs.append(widget.labelText())
+        if dialogs and len(ticks) >= 20:
+            seen_enough.set()
 
+    monkeypatch.setattr(app_main, "compile_kernel", slow_compile)
     timer = QTimer()
     timer.timeout.connect(look)
     timer.start(50)

@@ -283,14 +283,19 @@ def _kernel_scheme(finaliser, order: tuple[int, int, int]) -> np.ndarray:
     return ((bits >> np.uint64(11)).astype(np.float64) * 2.0**-53).transpose(order).ravel()
 
 
-@functools.cache
-def _lcg(modulus: int, a: int, c: int, n: int = _N) -> np.ndarray:
+@numba.njit
+def _lcg_states(modulus, a, c, n):
     x = np.empty(n, dtype=np.int64)
     state = 1
     for i in range(n):
         state = (a * state + c) % modulus
         x[i] = state
-    return x / modulus
+    return x
+
+
+@functools.cache
+def _lcg(modulus: int, a: int, c: int) -> np.ndarray:
+    return _lcg_states(modulus, a, c, _N) / modulus
 
 
 def _random_walk() -> np.ndarray:

@@ -10,6 +10,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from gl_support import close_view
 
 from wander3d.engine import Simulation
 from wander3d.render import SimulationView
@@ -185,7 +186,7 @@ def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_sce
             sim.step(steps)
             view.update()
             per_frame.append(view.last_trail_upload_bytes)
-        view.close()
+        close_view(view)
         uploads[length] = per_frame
     n = small_scene.agent_count
     assert uploads[8] == uploads[256] == [16 * n, 16 * n, 32 * n]
@@ -202,7 +203,7 @@ def test_a_reset_between_frames_uploads_the_restarted_trails_whole(qtbot, small_
     view.update()
     filled = sum(b.size * b.points.shape[0] for b in sim.trail_buffers)
     assert view.last_trail_upload_bytes == 16 * filled
-    view.close()
+    close_view(view)
 
 
 def test_large_scenes_draw_agents_as_dots(qtbot, small_scene, monkeypatch):
@@ -214,7 +215,7 @@ def test_large_scenes_draw_agents_as_dots(qtbot, small_scene, monkeypatch):
     qtbot.waitExposed(view.canvas.native)
     assert view.agents.dots
     assert _content(view.render(), small_scene.view.background) > 0.005
-    view.close()
+    close_view(view)
 
 
 def test_supersampled_render_and_screenshot(gl_view, tmp_path):
