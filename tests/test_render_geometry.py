@@ -98,10 +98,11 @@ class RingMirror:
         self.points = np.zeros((capacity, n_agents, 3), np.float32)
         self.broken = np.zeros((capacity, n_agents), bool)
         self.head = self.size = 0
+        self.n_agents = n_agents
 
-    def write(self, first_slot, points, broken):
+    def write(self, first_slot, points, flags):
         self.points[first_slot : first_slot + len(points)] = points
-        self.broken[first_slot : first_slot + len(points)] = broken
+        self.broken[first_slot : first_slot + len(points)] = flags & 1  # bit 0: this sample's
         return points.nbytes
 
     def set_ring_state(self, head, size):

@@ -53,9 +53,13 @@ def run_benchmark(
     quick: bool = False,
     sizes: Sequence[int] | None = None,
     frames: bool = True,
+    samples: int | None = None,
     say: Say = lambda line: print(line, file=sys.stderr, flush=True),
 ) -> dict[str, Any]:
-    """Measure everything; `say` receives progress lines. Returns the JSON-ready results."""
+    """Measure everything; `say` receives progress lines. Returns the JSON-ready results.
+
+    samples: multisampling of the frames' framebuffer; None takes the app's choice.
+    """
     sizes = tuple(sizes or (QUICK_SIZES if quick else FULL_SIZES))
     say("compiling or loading the engine kernel...")
     compile_kernel()
@@ -79,12 +83,12 @@ def run_benchmark(
         for agents in QUICK_FRAME_SIZES if quick else FULL_FRAME_SIZES:
             say(f"frames, {agents:,} agents with {TRAIL_LENGTH}-point trails...")
             try:
-                result = measure_frames(agents, frames=3 if quick else 12)
+                results = measure_frames(agents, frames=3 if quick else 12, samples=samples)
             except Exception as error:  # no EGL/GL on this machine: report, don't fail
                 frame_error = f"{type(error).__name__}: {error}"
                 say(f"frames skipped: {frame_error}")
                 break
-            frame_results.append(dataclasses.asdict(result))
+            frame_results += [dataclasses.asdict(r) for r in results]
 
     return {
         "machine": machine(),
@@ -119,19 +123,31 @@ def format_report(results: dict[str, Any]) -> str:
             f"{rate / base:>10.0f}  {row['bytes_per_agent']:>11.0f}"
         )
     if results["frames"]:
+        first = results["frames"][0]
         lines += [
             "",
-            f"frames (offscreen, {results['frames'][0]['renderer']}), one new trail sample a frame",
-            f"{'agents':>10}  {'trail':>5}  {'size':>9}  {'update ms':>9}  {'draw ms':>8}  "
-            f"{'upload KiB':>10}  {'of it trails':>12}",
+            f"frames (offscreen, {first['renderer']}, {first['samples']}x multisampling), "
+            "one new trail sample a frame; trails drawn the original way (reference) and "
+            "today's (lod)",
+            f"{'agents':>10}  {'trail':>5}  {'size':>9}  {'trails':>9}  {'update ms':>9}  "
+            f"{'draw ms':>8}  {'GPU ms':>7}  {'read ms':>7}  {'segments':>10}  "
+            f"{'upload KiB':>10}",
         ]
+        by_size: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
         for row in results["frames"]:
+            by_size.setdefault((row["agents"], row["trail_length"]), {})[row["detail"]] = row
             size = f"{row['width']}x{row['height']}"
+            gpu = "n/a" if row["gpu_ms"] is None else f"{row['gpu_ms']:.1f}"
             lines.append(
                 f"{row['agents']:>10,}  {row['trail_length']:>5}  {size:>9}  "
-                f"{row['update_ms']:>9.2f}  {row['draw_ms']:>8.1f}  "
-                f"{row['upload_bytes'] / 1024:>10.0f}  {row['trail_upload_bytes'] / 1024:>12.0f}"
+                f"{row['detail']:>9}  {row['update_ms']:>9.2f}  {row['draw_ms']:>8.1f}  "
+                f"{gpu:>7}  {row['read_ms']:>7.1f}  {row['segments']:>10,}  "
+                f"{row['upload_bytes'] / 1024:>10.0f}"
             )
+        for (agents, _), rows in by_size.items():
+            if {"reference", "lod"} <= rows.keys():
+                ratio = rows["reference"]["draw_ms"] / rows["lod"]["draw_ms"]
+                lines.append(f"{agents:>10,} agents: lod draws {ratio:.1f}x as fast as reference")
     elif results.get("frames_error"):
         lines += ["", f"frames: skipped ({results['frames_error']})"]
     return "\n".join(lines)
