@@ -14,6 +14,7 @@ from wander3d.render.trail_plan import (
     drawn_samples,
     index_buffers,
     level_flags,
+    partial_indices,
     plan_draws,
 )
 
@@ -28,12 +29,23 @@ def drawn_path(head: int, drawn: int, capacity: int, level: int, tail_level: int
     for d in plan_draws(head, drawn, capacity, level, tail_level):
         if d.level not in buffers:
             buffers[d.level] = index_buffers(n, capacity, d.level)
-        rows = buffers[d.level][d.kind][: 2 * d.count * n].reshape(-1, 2).astype(int)
+        if d.kind == "partial":
+            assert 0 < d.span < 1 << d.level
+            indices = partial_indices(n, d.span)
+        else:
+            indices = buffers[d.level][d.kind]
+        rows = indices[: 2 * d.count * n].reshape(-1, 2).astype(int)
         rows += d.first_slot * n
         assert rows.min() >= 0 and rows.max() < capacity * n  # inside the ring
         assert np.all(rows[:, 0] % n == rows[:, 1] % n)  # a segment joins one agent's samples
+        stride = d.span if d.kind == "partial" else 1 << d.level
+        laps = -(-capacity // stride)
         for start, end in rows:
             a, b = slot_to_pos[start // n], slot_to_pos[end // n]  # only drawn samples
+            # The vertex shader's block parity differs at a segment's two ends, so its
+            # fragments can tell the ends' reflection flags apart.
+            block = [s // stride + (laps if s < head else 0) for s in (start // n, end // n)]
+            assert (block[0] - block[1]) % 2 == 1
             per_agent[start % n].add((a, b))
     assert per_agent[0] == per_agent[1] == per_agent[2]
     return sorted(per_agent[0])

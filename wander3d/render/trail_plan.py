@@ -39,15 +39,18 @@ MIN_ALPHA = 0.004
 class Draw:
     """One draw call: `count` segments per agent from `kind`'s index buffer at `level`.
 
-    kind: "chunks" (count is a multiple of CHUNK), "blocks" (count < CHUNK) or "wrap" (the
-    one block that ends at slot 0, count 1). first_slot: the ring slot that the buffer's
-    row 0 maps to (0 for "wrap", whose rows are absolute).
+    kind: "chunks" (count is a multiple of CHUNK), "blocks" (count < CHUNK), "wrap" (the
+    one block that ends at slot 0, count 1) or "partial" (one segment joining `span`
+    samples, fewer than a block: the ends of a trail between its last block and the head,
+    or the tail). first_slot: the ring slot that the buffer's row 0 maps to (0 for "wrap",
+    whose rows are absolute).
     """
 
     level: int
     kind: str
     first_slot: int
     count: int
+    span: int = 0
 
 
 def drawn_samples(size: int, capacity: int, alpha: float, fade_power: float) -> int:
@@ -92,11 +95,34 @@ def plan_draws(
 
 
 def _path(x0: int, x1: int, capacity: int, level: int) -> list[Draw]:
-    """Draws from unwrapped slot x0 to x1: whole blocks at `level`, the rest sample by sample."""
-    g0, g1 = _grid_at_or_after(x0, capacity, level), _grid_at_or_before(x1, capacity, level)
-    if level == 0 or g0 >= g1:
+    """Draws from unwrapped slot x0 to x1: whole blocks at `level`, and one shorter segment
+    for each end that does not reach a block boundary (sample by sample where the tail's
+    would cross the wrap: its ends would not alternate in parity, see trails._VERT)."""
+    if level == 0:
         return _run(x0, x1, capacity, 0)
-    return _run(x0, g0, capacity, 0) + _run(g0, g1, capacity, level) + _run(g1, x1, capacity, 0)
+    g0, g1 = _grid_at_or_after(x0, capacity, level), _grid_at_or_before(x1, capacity, level)
+    if g0 > g1:  # inside one block
+        return [_partial(x0, x1, capacity, level)]
+    draws: list[Draw] = []
+    if x0 < g0:
+        if g0 % capacity == 0:
+            draws += _run(x0, g0, capacity, 0)
+        else:
+            draws.append(_partial(x0, g0, capacity, level))
+    draws += _run(g0, g1, capacity, level)
+    if g1 < x1:
+        draws.append(_partial(g1, x1, capacity, level))
+    return draws
+
+
+def _partial(a: int, b: int, capacity: int, level: int) -> Draw:
+    return Draw(level, "partial", a % capacity, 1, span=b - a)
+
+
+def partial_indices(n_agents: int, span: int) -> np.ndarray:
+    """Static index buffer (uint32) of one segment per agent joining `span` samples."""
+    agents = np.arange(n_agents, dtype=np.uint32)
+    return np.stack([agents, agents + np.uint32(span * n_agents)], axis=-1).reshape(-1)
 
 
 def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITTA_PX) -> int:

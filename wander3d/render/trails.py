@@ -25,6 +25,7 @@ from .trail_plan import (
     drawn_samples,
     index_buffers,
     level_flags,
+    partial_indices,
     plan_draws,
 )
 
@@ -46,8 +47,9 @@ attribute vec4 a_sample;   // xyz; w = (slot + 1) * {FLAG_SCALE} + flags, 0 if n
 uniform float u_head;      // ring slot the next sample goes into
 uniform float u_shown;     // samples shown, newest first
 uniform float u_capacity;  // slots in the ring
-uniform float u_stride;    // samples per drawn segment (a power of two)
+uniform float u_stride;    // samples per drawn segment
 uniform float u_blocks;    // blocks of u_stride slots in the ring (the last may be shorter)
+uniform float u_flag_unit; // the power of two >= u_stride: which flag bit to read
 uniform float u_alpha;
 uniform float u_fade_power;
 varying float v_alpha;
@@ -59,8 +61,8 @@ varying vec2 v_age;        // age, likewise
 void main() {{
     float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
     float flags = a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0;
-    // Flag bit log2(stride): a wall reflection within the stride samples up to this one.
-    float broken = mod(floor(flags / u_stride), 2.0);
+    // Flag bit log2(unit): a wall reflection within the `unit` samples up to this one.
+    float broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
     v_hidden = (slot < 0.0 || age >= u_shown) ? 1.0 : 0.0;
     // Block number along the trail (slots before the head belong to the ring's later lap),
@@ -229,16 +231,21 @@ class TrailVisual(Visual):
         self.last_segments = segments * self.n_agents
 
     def _draw_part(self, d: Draw) -> None:
-        key = (d.level, d.kind)
+        key = (d.span, d.kind) if d.kind == "partial" else (d.level, d.kind)
         if key not in self._buffers:
-            for kind, indices in index_buffers(self.n_agents, self.capacity, d.level).items():
-                self._buffers[d.level, kind] = gloo.IndexBuffer(indices)
+            if d.kind == "partial":
+                self._buffers[key] = gloo.IndexBuffer(partial_indices(self.n_agents, d.span))
+            else:
+                for kind, indices in index_buffers(self.n_agents, self.capacity, d.level).items():
+                    self._buffers[d.level, kind] = gloo.IndexBuffer(indices)
         if d.first_slot not in self._ring_from:
             self._ring_from[d.first_slot] = self._ring[d.first_slot * self.n_agents :]
+        stride = d.span if d.kind == "partial" else 1 << d.level
         program = self._program
         program["a_sample"] = self._ring_from[d.first_slot]
-        program["u_stride"] = float(1 << d.level)
-        program["u_blocks"] = float(-(-self.capacity // (1 << d.level)))
+        program["u_stride"] = float(stride)
+        program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
+        program["u_blocks"] = float(-(-self.capacity // stride))
         program["u_exact_breaks"] = 1.0
         program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], 2 * d.count * self.n_agents))
 
@@ -253,6 +260,7 @@ class TrailVisual(Visual):
         program = self._program
         program["a_sample"] = self._ring
         program["u_stride"] = 1.0
+        program["u_flag_unit"] = 1.0
         program["u_blocks"] = float(self.capacity)
         program["u_exact_breaks"] = 0.0
         program.draw(self._draw_mode, self._reference)
