@@ -39,4 +39,12 @@ def test_bench_quick_reports_engine_baseline_and_frames(tmp_path):
     assert results["frames_error"] is None
     frame = results["frames"][0]
     assert frame["upload_bytes"] > 0 and frame["draw_ms"] > 0
+    # Both ways of drawing trails, GPU time from timer queries (Mesa has them) apart from the
+    # read-back, and the segments each drew.
+    by_detail = {row["detail"]: row for row in results["frames"]}
+    assert set(by_detail) == {"reference", "lod"}
+    for row in by_detail.values():
+        assert row["gpu_ms"] is not None and row["gpu_ms"] > 0 and row["read_ms"] > 0
+    assert 0 < by_detail["lod"]["segments"] < by_detail["reference"]["segments"]
+    assert "lod draws" in done.stdout
     assert "x baseline" in done.stdout and "agents" in done.stdout

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from wander3d.engine import Simulation
-from wander3d.render.agents import CONE_ASPECT, agent_size, cone_mesh
+from wander3d.render.agents import CONE_ASPECT, agent_size, cone_mesh, hidden_faces
 from wander3d.render.camera import _axis_angle, fit_distance
 from wander3d.render.debug import CIRCLE_SEGMENTS, debug_geometry
 from wander3d.render.enclosure import enclosure_lines, nice_step
@@ -98,10 +98,11 @@ class RingMirror:
         self.points = np.zeros((capacity, n_agents, 3), np.float32)
         self.broken = np.zeros((capacity, n_agents), bool)
         self.head = self.size = 0
+        self.n_agents = n_agents
 
-    def write(self, first_slot, points, broken):
+    def write(self, first_slot, points, flags):
         self.points[first_slot : first_slot + len(points)] = points
-        self.broken[first_slot : first_slot + len(points)] = broken
+        self.broken[first_slot : first_slot + len(points)] = flags & 1  # bit 0: this sample's
         return points.nbytes
 
     def set_ring_state(self, head, size):
@@ -161,3 +162,27 @@ def test_agent_size_follows_the_box_and_fits_a_thin_tunnel():
     assert agent_size(np.array([-100, -60, -100]), np.array([100, 60, 100])) == pytest.approx(6.0)
     # An 800 x 50 x 50 tunnel: 3% of 800 would be half its width; a cone stays 12% of 50.
     assert agent_size(np.array([-400, -25, -25]), np.array([400, 25, 25])) == pytest.approx(6.0)
+
+
+def test_hidden_faces_follow_the_screens_orientation():
+    """A GL perspective looking down -z keeps counter-clockwise faces in front, so the back
+    ones hide; a mirrored mesh or a mirrored screen swaps them; behind the camera: unsure."""
+    near, far = 1.0, 100.0
+    perspective = np.array(
+        [
+            [1.0, 0, 0, 0],
+            [0, 1.0, 0, 0],
+            [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)],
+            [0, 0, -1.0, 0],
+        ]
+    )
+
+    def project(matrix):
+        return lambda points: np.c_[points, np.ones(len(points))] @ matrix.T
+
+    ahead = np.array([0.5, -0.3, -10.0])
+    assert hidden_faces(project(perspective), ahead, mirrored=False) == "back"
+    assert hidden_faces(project(perspective), ahead, mirrored=True) == "front"
+    flipped = np.diag([1.0, -1.0, 1.0, 1.0]) @ perspective
+    assert hidden_faces(project(flipped), ahead, mirrored=False) == "front"
+    assert hidden_faces(project(perspective), -ahead, mirrored=False) is False

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from PyQt6.QtGui import QOffscreenSurface, QOpenGLContext
 
-#: Substrings of GL_RENDERER that mean the CPU rasterises (Mesa's llvmpipe, softpipe, swrast).
-SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
+from wander3d.render.glcompat import is_software_renderer
 
 
 def renderer_name() -> str:
@@ -24,7 +23,8 @@ def renderer_name() -> str:
 
 
 def default_samples() -> int:
-    """Multisampling for the canvas: 4x on a GPU; none when software renders, where it would
-    halve the frame rate (screenshots are supersampled either way)."""
-    name = renderer_name().lower()
-    return 0 if any(s in name for s in SOFTWARE_RENDERERS) else 4
+    """Multisampling for the canvas: 4x on a GPU, for the agents' and the box's edges (the
+    trails are rasterised once per pixel all the same: SimulationView turns multisampling
+    off around them); none when software renders, where it would halve the frame rate
+    (screenshots are supersampled either way)."""
+    return 0 if is_software_renderer(renderer_name()) else 4

@@ -1,7 +1,9 @@
-"""Frame cost of the drawing code: CPU time and GPU upload per frame, offscreen.
+"""Frame cost of the drawing code: CPU time, GPU time and upload per frame, offscreen.
 
 Draws the benchmark scene (sphere wanderers, 128-point trails) with the same visuals as the app
-through vispy's headless EGL backend (Mesa's software rasteriser where there is no GPU).
+through vispy's headless EGL backend (Mesa's software rasteriser where there is no GPU), into
+one framebuffer kept for the whole run with the app's multisampling (4x on a GPU, none in
+software), so a frame's draw is timed apart from reading it back.
 """
 
 from __future__ import annotations
@@ -15,22 +17,33 @@ from wander3d.scene import Scene
 
 from .engine import TRAIL_LENGTH
 
+#: Trail drawings compared, frame by frame alternately: the original and today's.
+DETAILS = ("reference", "lod")
+
 
 @dataclass(frozen=True)
 class FrameResult:
-    """Per-frame costs, medians over the measured frames.
+    """Per-frame costs of one way of drawing trails (`detail`), medians over the frames.
 
     update_ms: CPU time to push the simulation's arrays into the visuals;
-    draw_ms: time to draw the frame and read it back (the GPU's or the software rasteriser's);
-    upload_bytes: bytes sent to the GPU per frame; trail_upload_bytes: the trails' share.
+    draw_ms: wall time to draw the frame until the GL finishes it (no read-back);
+    gpu_ms: the same frame's GPU time from GL timer queries (None where the driver has none);
+    read_ms: time to resolve and read the frame back;
+    segments: trail segments drawn; upload_bytes: bytes sent to the GPU per frame;
+    trail_upload_bytes: the trails' share; samples: multisampling of the framebuffer.
     """
 
     agents: int
     trail_length: int
     width: int
     height: int
+    detail: str
+    samples: int
     update_ms: float
     draw_ms: float
+    gpu_ms: float | None
+    read_ms: float
+    segments: int
     upload_bytes: int
     trail_upload_bytes: int
     renderer: str
@@ -52,47 +65,105 @@ def measure_frames(
     trail_length: int = TRAIL_LENGTH,
     size: tuple[int, int] = (1280, 720),
     frames: int = 20,
-) -> FrameResult:
-    """Step one simulation step per frame and draw it; medians of `frames` frames.
+    details: tuple[str, ...] = DETAILS,
+    samples: int | None = None,
+) -> list[FrameResult]:
+    """Step one simulation step per frame and draw it; one result per entry of `details`.
 
-    Trails record every step, so every frame has a new trail sample to upload: the worst case.
-    The trails are filled first, so the ring has wrapped and every segment is drawn.
+    Frames alternate between the details, so a busy machine slows them alike. Trails record
+    every step, so every frame has a new trail sample to upload: the worst case. The trails
+    are filled first, so the ring has wrapped. samples: None takes the app's choice.
     """
     os.environ.setdefault("EGL_PLATFORM", "surfaceless")
-    from vispy import gloo
+    from vispy.gloo import gl
 
+    from wander3d.render.glcompat import GpuTimer, RenderTarget, is_software_renderer
     from wander3d.render.offscreen import offscreen_view
+    from wander3d.render.vispy_private import bind_canvas_framebuffer
 
     scene = frame_scene(agents, trail_length)
     sim = Simulation(scene)
     sim.step(trail_length + 1)
     view = offscreen_view(scene, sim, size=size, backend="egl")
+    canvas = view.canvas
     try:
-        renderer = gloo.gl.glGetParameter(gloo.gl.GL_RENDERER)
-        view.canvas.render()  # compile shaders, allocate buffers
-        updates, draws, uploads, trail_uploads = [], [], [], []
-        for _ in range(frames):
+        canvas.set_current()
+        renderer = str(gl.glGetParameter(gl.GL_RENDERER))
+        if samples is None:
+            samples = 0 if is_software_renderer(renderer) else 4
+        view.set_single_sample_trails(samples > 0)
+        target = RenderTarget(*size, samples=samples)
+        # Where vispy binds "the canvas's framebuffer" each time it makes the canvas current.
+        bind_canvas_framebuffer(canvas, target.framebuffer)
+        canvas.set_current()
+        # As SimulationView.render sets them up: until then the canvas's transforms map to
+        # pixels rather than to the viewport, and the frame would show nothing.
+        canvas.transforms.configure(viewport=(0, 0, *size), fbo_size=size, fbo_rect=(0, 0, *size))
+        canvas.context.set_viewport(0, 0, *size)
+        timer = GpuTimer() if GpuTimer.available() else None
+        rows: dict[str, dict[str, list[float]]] = {d: {} for d in details}
+
+        def draw(detail: str) -> dict[str, float]:
+            view.set_detail(detail)
+            context = canvas.context
+            context.flush_commands()
+            start = time.perf_counter()
+            if timer:
+                timer.start()
+            context.set_depth_mask(True)  # see view._Canvas
+            context.clear(color=canvas.bgcolor, depth=True)
+            canvas.draw_visual(canvas.scene)
+            context.flush_commands()
+            gpu = timer.stop() if timer else float("nan")
+            gl.glFinish()
+            drawn = time.perf_counter() - start
+            target.read()
+            read = time.perf_counter() - start - drawn
+            return {
+                "draw_ms": drawn * 1e3,
+                "gpu_ms": gpu,
+                "read_ms": read * 1e3,
+                "segments": view.trails.last_segments,
+            }
+
+        for detail in details:  # compile shaders, build index buffers
+            draw(detail)
+        for frame in range(frames * len(details)):
+            detail = details[frame % len(details)]
             sim.step(1)
             view.update()
-            updates.append(view.last_update_ms)
-            uploads.append(view.last_upload_bytes)
-            trail_uploads.append(view.last_trail_upload_bytes)
-            start = time.perf_counter()
-            view.canvas.render()
-            draws.append((time.perf_counter() - start) * 1e3)
+            costs = draw(detail)
+            costs.update(
+                update_ms=view.last_update_ms,
+                upload_bytes=view.last_upload_bytes,
+                trail_upload_bytes=view.last_trail_upload_bytes,
+            )
+            for key, value in costs.items():
+                rows[detail].setdefault(key, []).append(value)
+        if timer:
+            timer.delete()
+        target.delete()
     finally:
         view.close()
-    return FrameResult(
-        agents=agents,
-        trail_length=trail_length,
-        width=size[0],
-        height=size[1],
-        update_ms=_median(updates),
-        draw_ms=_median(draws),
-        upload_bytes=int(_median(uploads)),
-        trail_upload_bytes=int(_median(trail_uploads)),
-        renderer=str(renderer),
-    )
+    return [
+        FrameResult(
+            agents=agents,
+            trail_length=trail_length,
+            width=size[0],
+            height=size[1],
+            detail=detail,
+            samples=samples,
+            update_ms=_median(r["update_ms"]),
+            draw_ms=_median(r["draw_ms"]),
+            gpu_ms=None if timer is None else _median(r["gpu_ms"]),
+            read_ms=_median(r["read_ms"]),
+            segments=int(_median(r["segments"])),
+            upload_bytes=int(_median(r["upload_bytes"])),
+            trail_upload_bytes=int(_median(r["trail_upload_bytes"])),
+            renderer=renderer,
+        )
+        for detail, r in rows.items()
+    ]
 
 
 def _median(values: list[float]) -> float:

@@ -53,9 +53,13 @@ def run_benchmark(
     quick: bool = False,
     sizes: Sequence[int] | None = None,
     frames: bool = True,
+    samples: int | None = None,
     say: Say = lambda line: print(line, file=sys.stderr, flush=True),
 ) -> dict[str, Any]:
-    """Measure everything; `say` receives progress lines. Returns the JSON-ready results."""
+    """Measure everything; `say` receives progress lines. Returns the JSON-ready results.
+
+    samples: multisampling of the frames' framebuffer; None takes the app's choice.
+    """
     sizes = tuple(sizes or (QUICK_SIZES if quick else FULL_SIZES))
     say("compiling or loading the engine kernel...")
     compile_kernel()
@@ -79,12 +83,12 @@ def run_benchmark(
         for agents in QUICK_FRAME_SIZES if quick else FULL_FRAME_SIZES:
             say(f"frames, {agents:,} agents with {TRAIL_LENGTH}-point trails...")
             try:
-                result = measure_frames(agents, frames=3 if quick else 12)
+                results = measure_frames(agents, frames=3 if quick else 12, samples=samples)
             except Exception as error:  # no EGL/GL on this machine: report, don't fail
                 frame_error = f"{type(error).__name__}: {error}"
                 say(f"frames skipped: {frame_error}")
                 break
-            frame_results.append(dataclasses.asdict(result))
+            frame_results += [dataclasses.asdict(r) for r in results]
 
     return {
         "machine": machine(),
@@ -119,19 +123,38 @@ def format_report(results: dict[str, Any]) -> str:
             f"{rate / base:>10.0f}  {row['bytes_per_agent']:>11.0f}"
         )
     if results["frames"]:
-        lines += [
-            "",
-            f"frames (offscreen, {results['frames'][0]['renderer']}), one new trail sample a frame",
-            f"{'agents':>10}  {'trail':>5}  {'size':>9}  {'update ms':>9}  {'draw ms':>8}  "
-            f"{'upload KiB':>10}  {'of it trails':>12}",
-        ]
-        for row in results["frames"]:
-            size = f"{row['width']}x{row['height']}"
-            lines.append(
-                f"{row['agents']:>10,}  {row['trail_length']:>5}  {size:>9}  "
-                f"{row['update_ms']:>9.2f}  {row['draw_ms']:>8.1f}  "
-                f"{row['upload_bytes'] / 1024:>10.0f}  {row['trail_upload_bytes'] / 1024:>12.0f}"
-            )
+        lines += ["", *format_frames(results["frames"])]
     elif results.get("frames_error"):
         lines += ["", f"frames: skipped ({results['frames_error']})"]
     return "\n".join(lines)
+
+
+def format_frames(frames: list[dict[str, Any]]) -> list[str]:
+    """measure_frames' results (as dicts) as table lines, with lod's speed-up over reference."""
+    first = frames[0]
+    lines = [
+        f"frames (offscreen, {first['renderer']}, {first['samples']}x multisampling), "
+        "one new trail sample a frame; trails drawn the original way (reference) and "
+        "today's (lod)",
+        f"{'agents':>10}  {'trail':>5}  {'size':>9}  {'trails':>9}  {'update ms':>9}  "
+        f"{'draw ms':>8}  {'GPU ms':>7}  {'read ms':>7}  {'segments':>10}  {'upload KiB':>10}",
+    ]
+    by_run: dict[tuple, dict[str, dict[str, Any]]] = {}
+    for row in frames:
+        key = (row["agents"], row["trail_length"], row["width"], row["height"])
+        by_run.setdefault(key, {})[row["detail"]] = row
+        size = f"{row['width']}x{row['height']}"
+        gpu = "n/a" if row["gpu_ms"] is None else f"{row['gpu_ms']:.1f}"
+        lines.append(
+            f"{row['agents']:>10,}  {row['trail_length']:>5}  {size:>9}  "
+            f"{row['detail']:>9}  {row['update_ms']:>9.2f}  {row['draw_ms']:>8.1f}  "
+            f"{gpu:>7}  {row['read_ms']:>7.1f}  {row['segments']:>10,}  "
+            f"{row['upload_bytes'] / 1024:>10.0f}"
+        )
+    for (agents, trail, w, h), rows in by_run.items():
+        if {"reference", "lod"} <= rows.keys():
+            ratio = rows["reference"]["draw_ms"] / rows["lod"]["draw_ms"]
+            lines.append(
+                f"{agents:>10,} x {trail} at {w}x{h}: lod draws {ratio:.1f}x as fast as reference"
+            )
+    return lines

@@ -134,6 +134,28 @@ def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def hidden_faces(project, point: np.ndarray, mirrored: bool) -> str | bool:
+    """Which triangles of a closed, outward-wound mesh face away from the viewer: "back" or
+    "front" in GL terms, or False if unsure.
+
+    project: maps (n, 3) world points to (n, 4) clip coordinates; point: (3,) world position
+    near the mesh; mirrored: whether the mesh's placement mirrors it (swapping its winding).
+    The screen's orientation is the sign of the Jacobian determinant of the projection, the
+    same at every point in front of the camera; a view may mirror it too.
+    """
+    step = 1e-3 * max(1.0, float(np.abs(point).max()))
+    clip = np.asarray(project(point + step * np.eye(4, 3, -1)), dtype=np.float64)
+    w = clip[:, 3:]
+    if np.any(w <= 1e-12):
+        return False
+    ndc = clip[:, :3] / w
+    det = np.linalg.det((ndc[1:] - ndc[0]).T)
+    if not np.isfinite(det) or det == 0.0:
+        return False
+    # A plain GL projection flips z (det < 0): counter-clockwise outward faces stay in front.
+    return "back" if (det < 0) != mirrored else "front"
+
+
 class ConesVisual(Visual):
     """All agents of one group as instanced, lit cones pointing along their velocities."""
 
@@ -153,6 +175,8 @@ class ConesVisual(Visual):
         self._draw_mode = "triangles"
         self.set_gl_state("opaque", depth_test=True, cull_face=False)
         self._count = 0
+        self._probe = np.zeros((1, 3))  # an agent's position, to tell how the view turns faces
+        self.cull = True  # skip the faces turned away (False: draw all, as originally)
         self.freeze()
 
     def set_data(self, positions: np.ndarray, velocities: np.ndarray) -> int:
@@ -162,6 +186,8 @@ class ConesVisual(Visual):
         self._positions.set_data(p)
         self._velocities.set_data(v)
         self._count = len(p)
+        if len(p):
+            self._probe = p[:1].astype(np.float64)
         self.update()
         return p.nbytes + v.nbytes
 
@@ -169,6 +195,12 @@ class ConesVisual(Visual):
         view.view_program.vert["transform"] = view.get_transform()
 
     def _prepare_draw(self, view) -> bool:
+        # The cone is closed and wound outwards, so the faces turned away from the viewer are
+        # always hidden behind the others: not rasterising them halves the work.
+        # The shader's frame (f, s, u) with u = s x f is left-handed: it mirrors the mesh.
+        tr = view.get_transform("visual", "render")
+        hidden = hidden_faces(tr.map, self._probe[0], mirrored=True) if self.cull else False
+        self.update_gl_state(cull_face=hidden)
         return self._count > 0
 
     def _compute_bounds(self, axis, view):
@@ -247,6 +279,13 @@ class AgentsLayer:
 
     def set_group_visible(self, group: int, visible: bool) -> None:
         self.nodes[group].visible = visible
+
+    def set_culling(self, cull: bool) -> None:
+        """Skip the cones' faces turned away from the viewer (the default; same picture)."""
+        for node in self.nodes:
+            if isinstance(node, ConesVisual):
+                node.cull = cull
+                node.update()
 
     def remove(self) -> None:
         for node in self.nodes:

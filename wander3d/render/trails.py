@@ -1,19 +1,33 @@
 """Trails: each group's trail ring buffer mirrored on the GPU and faded by age in the shader.
 
 Per frame the CPU writes only the samples the engine took since the last frame (16 bytes per
-agent per sample) into the GPU copy of the ring and sets two uniforms; ordering, fading and
-hiding the segments across the ring's wrap and at wall reflections all happen in the shaders.
-So a frame's CPU cost and upload grow with the number of agents, never with the trail length.
+agent per sample) into the GPU copy of the ring and sets a few uniforms; fading happens in the
+shaders, and `trail_plan` picks which slot ranges to draw and how coarsely, from the ring's
+head alone. So a frame's CPU cost and upload grow with the number of agents, never with the
+trail length.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from vispy import gloo
+from vispy.gloo.context import get_current_canvas
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
 from wander3d.engine import TrailBuffer
+
+from .trail_plan import (
+    FLAG_SCALE,
+    MAX_TAIL_SAGITTA_PX,
+    Draw,
+    choose_level,
+    drawn_samples,
+    index_buffers,
+    level_flags,
+    partial_indices,
+    plan_draws,
+)
 
 #: Opacity of the newest segment.
 TRAIL_ALPHA = 0.55
@@ -21,42 +35,86 @@ TRAIL_ALPHA = 0.55
 TRAIL_FADE_POWER = 2.0
 #: Trail line width in logical pixels.
 TRAIL_WIDTH = 1.0
+#: glEnable/glDisable capability of desktop OpenGL (not in vispy's ES 2.0 subset).
+GL_MULTISAMPLE = 0x809D
+#: How trails are drawn: "lod" joins samples that share a pixel (the default), "full" draws
+#: every visible segment, "reference" every segment of the ring with the hidden ones discarded
+#: by the shader (the original drawing, kept to compare pictures and timings against).
+DETAILS = ("lod", "full", "reference")
 
-_VERT = """
-attribute vec4 a_sample;   // xyz; w = slot + 1, negated if broken, 0 if never written
+_VERT = f"""
+attribute vec4 a_sample;   // xyz; w = (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
 uniform float u_head;      // ring slot the next sample goes into
-uniform float u_size;      // filled slots
+uniform float u_shown;     // samples shown, newest first
 uniform float u_capacity;  // slots in the ring
+uniform float u_stride;    // samples per drawn segment
+uniform float u_blocks;    // blocks of u_stride slots in the ring (the last may be shorter)
+uniform float u_flag_unit; // the power of two >= u_stride: which flag bit to read
 uniform float u_alpha;
 uniform float u_fade_power;
 varying float v_alpha;
-varying float v_hidden;
+varying float v_hidden;    // hides both segments at this vertex (the original drawing)
+varying float v_odd;       // 0 or 1, alternating along the trail
+varying vec2 v_broken;     // "the segment ending here crosses a reflection", at v_odd's end
+varying vec2 v_age;        // age, likewise
 
-void main() {
-    float slot = abs(a_sample.w) - 1.0;
+void main() {{
+    float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
+    float flags = a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0;
+    // Flag bit log2(unit): a wall reflection within the `unit` samples up to this one.
+    float broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
-    // In a full ring the oldest sample is joined to the newest by the segment across the
-    // wrap; hiding it hides that segment (and the faintest one at the tail end).
-    float shown = u_size >= u_capacity ? u_size - 1.0 : u_size;
-    v_hidden = (a_sample.w <= 0.0 || age >= shown) ? 1.0 : 0.0;
+    v_hidden = (slot < 0.0 || age >= u_shown) ? 1.0 : 0.0;
+    // Block number along the trail (slots before the head belong to the ring's later lap),
+    // so the two ends of every drawn segment differ in parity, across the wrap too.
+    float block = floor(slot / u_stride) + (slot < u_head ? u_blocks : 0.0);
+    v_odd = mod(block, 2.0);
+    v_broken = v_odd > 0.5 ? vec2(0.0, broken) : vec2(broken, 0.0);
+    v_age = v_odd > 0.5 ? vec2(0.0, age) : vec2(age, 0.0);
     float fresh = clamp(1.0 - age / u_capacity, 0.0, 1.0);
     v_alpha = u_alpha * pow(fresh, u_fade_power);
     gl_Position = $transform(vec4(a_sample.xyz, 1.0));
-}
+}}
 """
 
-# A vertex is shared by the segments before and after it, so a hidden vertex hides both: the
-# interpolated flag is positive everywhere on a segment that touches one, except exactly at its
-# other end, which the neighbouring visible segment covers anyway.
+# A segment must hide when its newer end says a reflection happened within it, whatever its
+# older end says, although both ends share their vertices with the neighbouring segments.
+# Each end writes its values into the channel of its parity, so interpolation gives both
+# ends' values scaled by their weights (v_odd and 1 - v_odd): dividing recovers them.
+# u_exact_breaks 0 keeps the original rule instead: a broken vertex hides both segments.
 _FRAG = """
 uniform vec3 u_color;
+uniform float u_exact_breaks;
 varying float v_alpha;
 varying float v_hidden;
+varying float v_odd;
+varying vec2 v_broken;
+varying vec2 v_age;
 void main() {
-    if (v_hidden > 0.0 || v_alpha <= 0.004) discard;
+    vec2 weight = max(vec2(1.0 - v_odd, v_odd), 1e-4);
+    vec2 broken = v_broken / weight;
+    vec2 age = v_age / weight;
+    float newer_broken = age.x < age.y ? broken.x : broken.y;
+    float any_broken = v_broken.x + v_broken.y;
+    float hide = u_exact_breaks > 0.5 ? step(0.5, newer_broken) : any_broken;
+    if (v_hidden > 0.0 || hide > 0.0 || v_alpha <= 0.004) discard;
     gl_FragColor = vec4(u_color, v_alpha);
 }
 """
+
+
+class _IndexPrefix(gloo.IndexBuffer):
+    """The first `size` indices of an IndexBuffer: vispy's Program.draw always draws a whole
+    buffer, and takes the count from the buffer's size."""
+
+    def __init__(self, base: gloo.IndexBuffer, size: int) -> None:  # no GL object of its own
+        self._prefix_of = base
+        self._prefix_size = size
+
+    id = property(lambda self: self._prefix_of.id)
+    glir = property(lambda self: self._prefix_of.glir)
+    dtype = property(lambda self: self._prefix_of.dtype)
+    size = property(lambda self: self._prefix_size)
 
 
 class TrailVisual(Visual):
@@ -64,9 +122,14 @@ class TrailVisual(Visual):
 
     GPU layout: `capacity` blocks of `n_agents` rows of vec4, slot-major, so one engine sample
     is one contiguous write. Row s * n + a holds agent a's sample in slot s as (x, y, z, w)
-    with w = s + 1, negated when the agent was reflected at a wall just before the sample (the
-    shader then hides the segments at that sample), and 0 in rows never written. A static index
-    buffer joins each slot to the next for every agent, the wrap included (uploaded once).
+    with w = (s + 1) * FLAG_SCALE + flags (bit L: the agent was reflected at a wall within
+    the last 2**L samples, so segments joining 2**L samples hide there), 0 in rows never
+    written. Static index buffers per level of detail are built on first use.
+
+    Attributes: `detail` (one of DETAILS), `bend` (see trail_plan.choose_level), `corners`
+    ((8, 3) world points that bound the trails, for the level of detail), `last_segments`
+    (segments drawn by the last frame, all agents), `single_sample` (rasterise the lines
+    once per pixel in a multisampled framebuffer: desktop GL only).
     """
 
     def __init__(self, n_agents: int, capacity: int, color: tuple[float, float, float]) -> None:
@@ -76,18 +139,20 @@ class TrailVisual(Visual):
         rows = capacity * n_agents
         # Zeros (w == 0) mark every row unwritten; this full upload happens at creation only.
         self._ring = gloo.VertexBuffer(np.zeros((rows, 4), np.float32))
-        # Agent by agent, slot after slot: consecutive segments share a vertex, so the GPU's
-        # vertex cache shades most vertices once rather than twice.
-        slots = np.arange(capacity, dtype=np.uint32)
-        agents = np.arange(n_agents, dtype=np.uint32)[:, None]
-        start = slots * n_agents + agents
-        end = (slots + 1) % capacity * n_agents + agents
-        self._index_buffer = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
+        self._ring_from: dict[int, object] = {}  # first slot -> view of the ring from there
+        self._buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
+        self._reference: gloo.IndexBuffer | None = None
         self.shared_program["a_sample"] = self._ring
         self.shared_program["u_capacity"] = float(capacity)
         self.shared_program["u_color"] = tuple(color)
         self.shared_program["u_alpha"] = TRAIL_ALPHA
         self.shared_program["u_fade_power"] = TRAIL_FADE_POWER
+        self.shared_program["u_stride"] = 1.0
+        self.detail = "lod"
+        self.bend = 0.0
+        self.corners: np.ndarray | None = None
+        self.last_segments = 0
+        self.single_sample = False
         self.set_ring_state(head=0, size=0)
         self._draw_mode = "lines"
         # Blend over what is drawn, test against the agents' depth, never hide what is behind.
@@ -98,26 +163,27 @@ class TrailVisual(Visual):
             blend_func=("src_alpha", "one_minus_src_alpha"),
             line_width=TRAIL_WIDTH,
         )
-        self._size = 0
         self.freeze()
 
     def set_ring_state(self, head: int, size: int) -> None:
-        """Set the ring's next-write slot and number of filled slots (uniforms only)."""
+        """Set the ring's next-write slot and number of filled slots."""
+        self._head = head
         self._size = size
+        shown = size - 1 if size >= self.capacity else size
         self.shared_program["u_head"] = float(head)
-        self.shared_program["u_size"] = float(size)
+        self.shared_program["u_shown"] = float(shown)
 
-    def write(self, first_slot: int, points: np.ndarray, broken: np.ndarray) -> int:
+    def write(self, first_slot: int, points: np.ndarray, flags: np.ndarray) -> int:
         """Write k consecutive slots starting at `first_slot` (no wrap inside the run).
 
-        points: (k, n_agents, 3) float32 positions; broken: (k, n_agents) bool, True where the
-        agent was reflected at a wall since the previous sample. Returns the bytes uploaded.
+        points: (k, n_agents, 3) float32 positions; flags: (k, n_agents) uint8 per-level
+        reflection flags (trail_plan.level_flags). Returns the bytes uploaded.
         """
         k = len(points)
         slots = np.arange(first_slot + 1, first_slot + k + 1, dtype=np.float32)[:, None]
         rows = np.empty((k, self.n_agents, 4), np.float32)
         rows[..., :3] = points
-        rows[..., 3] = np.where(broken, -slots, slots)
+        rows[..., 3] = slots * FLAG_SCALE + flags
         rows = rows.reshape(-1, 4)
         self._ring.set_subdata(rows, offset=first_slot * self.n_agents)
         self.update()
@@ -130,6 +196,93 @@ class TrailVisual(Visual):
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
         self.update_gl_state(line_width=TRAIL_WIDTH * scale)
         return self._size >= 2
+
+    def draw(self) -> None:
+        """Issue the frame's draw calls (see trail_plan): a few prefixes of static buffers."""
+        self.last_segments = 0
+        if not self.visible or self._prepare_draw(view=self) is False:
+            return
+        self._configure_gl_state()
+        if self.detail == "reference":
+            self._draw_reference()
+            return
+        glir = get_current_canvas().context.glir
+        if self.single_sample:
+            # Thin translucent lines gain little from multisampling but would pay for it in
+            # every sample they blend into; the agents and the box keep their smooth edges.
+            glir.command("FUNC", "glDisable", GL_MULTISAMPLE)
+        try:
+            self._draw_parts()
+        finally:
+            if self.single_sample:
+                glir.command("FUNC", "glEnable", GL_MULTISAMPLE)
+
+    def _draw_parts(self) -> None:
+        drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
+        level = tail_level = 0
+        if self.detail == "lod":
+            ppu = self._pixels_per_unit()
+            level = choose_level(ppu, self.bend)
+            tail_level = choose_level(ppu, self.bend, MAX_TAIL_SAGITTA_PX)
+        segments = 0
+        for d in plan_draws(self._head, drawn, self.capacity, level, tail_level):
+            self._draw_part(d)
+            segments += d.count
+        self.last_segments = segments * self.n_agents
+
+    def _draw_part(self, d: Draw) -> None:
+        key = (d.span, d.kind) if d.kind == "partial" else (d.level, d.kind)
+        if key not in self._buffers:
+            if d.kind == "partial":
+                self._buffers[key] = gloo.IndexBuffer(partial_indices(self.n_agents, d.span))
+            else:
+                for kind, indices in index_buffers(self.n_agents, self.capacity, d.level).items():
+                    self._buffers[d.level, kind] = gloo.IndexBuffer(indices)
+        if d.first_slot not in self._ring_from:
+            self._ring_from[d.first_slot] = self._ring[d.first_slot * self.n_agents :]
+        stride = d.span if d.kind == "partial" else 1 << d.level
+        program = self._program
+        program["a_sample"] = self._ring_from[d.first_slot]
+        program["u_stride"] = float(stride)
+        program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
+        program["u_blocks"] = float(-(-self.capacity // stride))
+        program["u_exact_breaks"] = 1.0
+        program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], 2 * d.count * self.n_agents))
+
+    def _draw_reference(self) -> None:
+        if self._reference is None:
+            # Agent by agent, slot after slot, the wrap included: the original index order.
+            slots = np.arange(self.capacity, dtype=np.uint32)
+            agents = np.arange(self.n_agents, dtype=np.uint32)[:, None]
+            start = slots * self.n_agents + agents
+            end = (slots + 1) % self.capacity * self.n_agents + agents
+            self._reference = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
+        program = self._program
+        program["a_sample"] = self._ring
+        program["u_stride"] = 1.0
+        program["u_flag_unit"] = 1.0
+        program["u_blocks"] = float(self.capacity)
+        program["u_exact_breaks"] = 0.0
+        program.draw(self._draw_mode, self._reference)
+        self.last_segments = self.capacity * self.n_agents
+
+    def _pixels_per_unit(self) -> float:
+        """Largest on-screen size (physical pixels) of a world unit among `corners`.
+
+        The nearest point of a box to the camera is a corner, where a unit looks largest.
+        inf when unknown or when a corner is behind the camera.
+        """
+        if self.corners is None:
+            return float("inf")
+        tr = self.get_transform("visual", "framebuffer")
+        step = 1e-3 * float(np.ptp(self.corners, axis=0).max() or 1.0)
+        points = np.concatenate([self.corners + step * e for e in np.eye(4, 3, -1)])
+        mapped = np.asarray(tr.map(points), dtype=np.float64)
+        w = mapped[:, 3]
+        if np.any(w <= 1e-9):
+            return float("inf")
+        xy = (mapped[:, :2] / w[:, None]).reshape(4, len(self.corners), 2)
+        return float(np.linalg.norm(xy[1:] - xy[0], axis=-1).max() / step)
 
     def _compute_bounds(self, axis, view):
         return None
@@ -146,6 +299,8 @@ class GroupTrail:
         self.node = node
         self._mirrored = 0  # samples_written already on the GPU
         self._generation = -1  # the buffer's generation on the GPU; -1: nothing yet
+        # Per agent, samples since its last wall reflection up to the newest mirrored one.
+        self._since = np.full(node.n_agents, _UNKNOWN, np.int64)
 
     def sync(self) -> int:
         """Upload the samples written since the last sync; returns the bytes uploaded.
@@ -159,15 +314,21 @@ class GroupTrail:
         new = written - self._mirrored
         if b.generation != self._generation or new > b.capacity:
             new = b.size
+            self._since[:] = _UNKNOWN  # reflections before the oldest sample are gone
         self._generation = b.generation
         sent = 0
         for first, count in _slot_runs(written - new, new, b.capacity):
             # The engine's slot-major views: each run is one contiguous block.
             slots = slice(first, first + count)
-            sent += self.node.write(first, b.slots[slots], b.slot_breaks[slots])
+            flags, self._since = level_flags(b.slot_breaks[slots], self._since)
+            sent += self.node.write(first, b.slots[slots], flags)
         self._mirrored = written
         self.node.set_ring_state(head=b.head, size=b.size)
         return sent
+
+
+#: "No reflection in living memory" for the per-agent reflection counters.
+_UNKNOWN = 1 << 30
 
 
 def _slot_runs(first_sample: int, count: int, capacity: int) -> list[tuple[int, int]]:
@@ -184,7 +345,12 @@ def _slot_runs(first_sample: int, count: int, capacity: int) -> list[tuple[int, 
 
 
 class TrailsLayer:
-    """Every group's trails: one Trail node per group that has a trail."""
+    """Every group's trails: one Trail node per group that has a trail.
+
+    `set_level_of_detail` tells the nodes how sharply each group can turn and where the
+    trails are, so each frame can join samples that share a pixel; `set_detail` switches
+    every node to one of DETAILS.
+    """
 
     def __init__(self, parent, buffers, colors: list[tuple[float, float, float]]) -> None:
         self.groups: dict[int, GroupTrail] = {}
@@ -209,6 +375,33 @@ class TrailsLayer:
                 sent += trail.sync()
         self.last_upload_bytes = sent
         return sent
+
+    def set_level_of_detail(self, bends: list[float], corners: np.ndarray) -> None:
+        """bends: per group (all groups, trail or not), world units a path strays from its
+        chord over one sample interval at the hardest turn (trail_plan.choose_level);
+        corners: (8, 3) world points that bound every trail (the enclosure's corners)."""
+        for i, trail in self.groups.items():
+            trail.node.bend = bends[i]
+            trail.node.corners = corners
+
+    def set_single_sample(self, single: bool) -> None:
+        """Draw the trails once per pixel although the framebuffer is multisampled (see
+        TrailVisual.single_sample); only where the framebuffer has samples."""
+        for trail in self.groups.values():
+            trail.node.single_sample = single
+
+    def set_detail(self, detail: str) -> None:
+        """Draw every group's trails as `detail` (one of DETAILS); the picture stays the same."""
+        if detail not in DETAILS:
+            raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
+        for trail in self.groups.values():
+            trail.node.detail = detail
+            trail.node.update()
+
+    @property
+    def last_segments(self) -> int:
+        """Segments the last frame drew, all groups and agents together."""
+        return sum(t.node.last_segments for t in self.groups.values() if t.node.visible)
 
     def set_visible(self, visible: bool) -> None:
         self._visible = visible

@@ -34,6 +34,15 @@ CHASE_LENGTHS = 16.0
 PICK_RADIUS = 12.0
 
 
+def _trail_bends(sim: Simulation) -> list[float]:
+    """Per group, world units a path can stray from the chord of one trail interval: the
+    sagitta a * (dt * every)**2 / 8 at the steering's largest acceleration a."""
+    return [
+        g.max_force / g.mass * (sim.dt * b.every) ** 2 / 8
+        for g, b in zip(sim.groups, sim.trail_buffers, strict=True)
+    ]
+
+
 class _Canvas(FrameStartCanvas):
     """A SceneCanvas whose frames always start with depth writes on.
 
@@ -82,6 +91,7 @@ class SimulationView:
         self.last_trail_upload_bytes = 0
         self.last_update_ms = 0.0
         self.last_draw_ms = 0.0
+        self._single_sample_trails = samples > 0
         self._draw_started = 0.0
         self.canvas.events.draw.connect(self._draw_start, position="first")
         self.canvas.events.draw.connect(self._draw_end, position="last")
@@ -114,6 +124,9 @@ class SimulationView:
             dots=sim.count > POINTS_THRESHOLD,
         )  # fmt: skip
         self.trails = TrailsLayer(root, sim.trail_buffers, colors)
+        self._box_corners = np.array(
+            [[(low, high)[(i >> axis) & 1][axis] for axis in range(3)] for i in range(8)]
+        )
         self.debug = DebugLayer(root)
         self.path = PathLayer(root)
         self._layers = (self.enclosure, self.agents, self.trails, self.debug, self.path)
@@ -123,6 +136,7 @@ class SimulationView:
         self._trails_visible = scene.view.show_trails
         self._enclosure_visible = scene.view.show_enclosure
         self.trails.set_visible(self._trails_visible)
+        self.trails.set_single_sample(self._single_sample_trails)
         self.enclosure.set_visible(self._enclosure_visible)
         if self.rig is not None:
             self.rig.end_chase()
@@ -152,6 +166,7 @@ class SimulationView:
         t0 = time.perf_counter()
         sim = self.sim
         agent_bytes = self._upload_agents()
+        self.trails.set_level_of_detail(_trail_bends(sim), self._box_corners)
         self.last_trail_upload_bytes = self.trails.update()
         self.last_upload_bytes = agent_bytes + self.last_trail_upload_bytes
         self.debug.update(sim, self._overlay_agents(), self._shown(self.selected))
@@ -182,6 +197,19 @@ class SimulationView:
         """Show a path (see PathLayer.set_path); None hides it."""
         self.path.set_path(points, breaks, values)
         self.canvas.update()
+
+    def set_detail(self, detail: str) -> None:
+        """How to draw: "lod" (the default), "full" (trails without level of detail) or
+        "reference" (everything as originally drawn, to compare pictures and timings)."""
+        self.trails.set_detail(detail)
+        self.agents.set_culling(detail != "reference")
+        self.canvas.update()
+
+    def set_single_sample_trails(self, single: bool) -> None:
+        """Rasterise trails once per pixel in a multisampled framebuffer (the default when
+        the canvas has samples; for benchmarks drawing into their own framebuffer)."""
+        self._single_sample_trails = bool(single)
+        self.trails.set_single_sample(self._single_sample_trails)
 
     # ------------------------------------------------------------------ toggles
     def group_visible(self, group: int) -> bool:

@@ -7,7 +7,10 @@ vispy (0.17, pinned in pyproject.toml) offers no public way to do three things w
   Windows), which needs a current GL context, so it is only called while one is current;
 - run code at the start of every frame a SceneCanvas draws, on screen and offscreen alike:
   `SceneCanvas._draw_scene`;
-- set an ArcballCamera's orientation: its `_quaternion`.
+- set an ArcballCamera's orientation: its `_quaternion`;
+- make a canvas draw into a framebuffer of our own (the frame benchmark's multisampled target):
+  its backend's `_vispy_get_fb_bind_location`, which vispy asks each time it makes the canvas
+  current.
 
 `private_api_problems()` lists what no longer matches (tests/test_render_vispy_private.py runs
 it), so a vispy upgrade that moves any of these fails a test instead of a user's window.
@@ -51,6 +54,12 @@ def set_arcball_rotation(camera: ArcballCamera, rotation: Quaternion) -> None:
     camera._quaternion = rotation
 
 
+def bind_canvas_framebuffer(canvas: vscene.SceneCanvas, framebuffer: int) -> None:
+    """Make `canvas` bind the GL framebuffer `framebuffer` (a name) whenever it is made current,
+    in place of its window's own."""
+    canvas._backend._vispy_get_fb_bind_location = lambda: framebuffer
+
+
 def private_api_problems() -> list[str]:
     """What of the private API above this vispy no longer has (empty when all is in place)."""
     from vispy.gloo.gl import gl2
@@ -71,4 +80,8 @@ def private_api_problems() -> list[str]:
         problems.append("ArcballCamera._quaternion is gone")
     elif "_quaternion" not in camera.get_state():
         problems.append("ArcballCamera._quaternion no longer sets its rotation")
+    from vispy.app.base import BaseCanvasBackend
+
+    if not callable(getattr(BaseCanvasBackend, "_vispy_get_fb_bind_location", None)):
+        problems.append("a canvas backend's _vispy_get_fb_bind_location is gone")
     return problems

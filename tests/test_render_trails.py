@@ -1,0 +1,155 @@
+"""The optimised trail drawing against the original, full-detail drawing of the same frame
+(real OpenGL: PyQt6 on the test's virtual display, Mesa llvmpipe)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
+from wander3d.render import SimulationView
+from wander3d.scene import Scene
+
+
+def trail_scene(count: int, seed: int, margin: float, size: float = 40.0) -> Scene:
+    """One group of fast, sharply turning wanderers in a box of half-width `size`; a thin
+    margin lets them reach the walls and reflect."""
+    group = GroupParams(
+        count=count,
+        max_speed=40.0,
+        max_force=40.0,
+        trail_length=200,
+        trail_every=1,
+        wander=WanderParams(method="sphere", jitter=20.0),
+    )
+    low, high = (-size, -size * 0.625, -size), (size, size * 0.625, size)
+    box = Enclosure(min=low, max=high, margin=margin)
+    return Scene(name="trails", seed=seed, dt=1 / 60, enclosure=box, groups=(group,))
+
+
+def draw(view: SimulationView, detail: str) -> np.ndarray:
+    view.set_detail(detail)
+    return view.render().astype(int)
+
+
+def lit(image: np.ndarray) -> np.ndarray:
+    """Pixels the trails touched: clearly off the background (the top-left pixel)."""
+    return np.abs(image[..., :3] - image[0, 0, :3]).max(axis=-1) > 6
+
+
+def blur(image: np.ndarray) -> np.ndarray:
+    """RGB averaged over each pixel's 3 x 3 neighbourhood."""
+    rgb = np.pad(image[..., :3].astype(float), ((1, 1), (1, 1), (0, 0)), mode="edge")
+    h, w = image.shape[:2]
+    return sum(rgb[dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)) / 9
+
+
+def pieces(mask: np.ndarray) -> int:
+    """Connected pieces of a mask (8-neighbourhood: a one-pixel line steps diagonally)."""
+    label = np.zeros(mask.shape, int)
+    count = 0
+    for y, x in zip(*np.nonzero(mask), strict=True):
+        if label[y, x]:
+            continue
+        count += 1
+        label[y, x] = count
+        stack = [(y, x)]
+        while stack:
+            cy, cx = stack.pop()
+            for yy in range(max(cy - 1, 0), min(cy + 2, mask.shape[0])):
+                for xx in range(max(cx - 1, 0), min(cx + 2, mask.shape[1])):
+                    if mask[yy, xx] and not label[yy, xx]:
+                        label[yy, xx] = count
+                        stack.append((yy, xx))
+    return count
+
+
+@pytest.fixture
+def make_view(qtbot):
+    views = []
+
+    def make(scene: Scene, steps: int, trails_only: bool) -> SimulationView:
+        sim = Simulation(scene)
+        sim.step(steps)
+        view = SimulationView(scene, sim, size=(320, 240), app="pyqt6")
+        if trails_only:
+            view.set_enclosure_visible(False)
+            for node in view.agents.nodes:
+                node.visible = False
+        views.append(view)
+        return view
+
+    yield make
+    for view in views:
+        view.close()
+
+
+def test_the_optimised_frame_looks_like_the_full_detail_one(make_view):
+    view = make_view(trail_scene(count=150, seed=2, margin=6.0), steps=400, trails_only=False)
+    reference = draw(view, "reference")
+    everything = view.trails.last_segments
+    optimised = draw(view, "lod")
+    # Level of detail is at work: far fewer segments than the original drew...
+    assert view.trails.last_segments < 0.3 * everything
+    # ...for a picture that differs in scattered pixels where a one-pixel line steps a pixel
+    # aside, not in any trail's course: smoothed as an eye would, the difference is smaller.
+    diff = np.abs(optimised[..., :3] - reference[..., :3]).max(axis=-1)
+    assert diff.mean() < 2.0
+    assert np.mean(diff > 32) < 0.02
+    smoothed = np.abs(blur(optimised) - blur(reference)).max(axis=-1)
+    assert smoothed.mean() < 1.2
+    assert np.mean(smoothed > 16) < 0.015
+    # Fading unchanged: as much trail light overall, old and new alike.
+    background = reference[0, 0, :3]
+    light = [np.abs(img[..., :3] - background).sum() for img in (reference, optimised)]
+    assert light[1] == pytest.approx(light[0], rel=0.03)
+    # Without level of detail only the chord across the ring's wrap and the faded tail go.
+    full = draw(view, "full")
+    assert np.mean(np.abs(full[..., :3] - reference[..., :3]).max(axis=-1) > 32) < 0.006
+
+
+def test_no_gaps_where_a_trail_turns(make_view):
+    """One agent turning hard, no wall in reach: one unbroken line, as in the original."""
+    view = make_view(trail_scene(count=1, seed=1, margin=12.0), steps=400, trails_only=True)
+    trail = view.sim.trails(0)
+    drawn = trail.connected[0, -190:]
+    assert drawn.all()  # no reflection in the drawn part
+    heading = np.diff(trail.points[0, -190:], axis=0)
+    turn = np.degrees(np.arccos(np.clip(np.dot(heading[0], heading[-1]) / (
+        np.linalg.norm(heading[0]) * np.linalg.norm(heading[-1])), -1, 1)))  # fmt: skip
+    assert turn > 60.0
+    reference = lit(draw(view, "reference"))
+    everything = view.trails.last_segments
+    optimised = lit(draw(view, "lod"))
+    assert view.trails.last_segments < 0.25 * everything
+    assert pieces(reference) == pieces(optimised) == 1
+    assert optimised.sum() >= 0.95 * reference.sum()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
+    view = make_view(trail_scene(count=1, seed=seed, margin=2.0), steps=400, trails_only=True)
+    assert not view.sim.trails(0).connected[0, -190:].all()  # a reflection in the drawn part
+    reference = lit(draw(view, "reference"))
+    optimised = lit(draw(view, "lod"))
+    assert pieces(reference) == pieces(optimised) == 2
+    # ...with the gap no longer than one joined segment.
+    assert optimised.sum() >= 0.85 * reference.sum()
+
+
+def test_trails_draw_in_a_multisampled_canvas(qtbot):
+    """As the app's canvas on a GPU: the trails switch multisampling off around themselves."""
+    scene = trail_scene(count=20, seed=3, margin=6.0)
+    sim = Simulation(scene)
+    sim.step(300)
+    view = SimulationView(scene, sim, size=(160, 120), app="pyqt6", samples=4)
+    try:
+        assert all(t.node.single_sample for t in view.trails.groups.values())
+        widget = view.canvas.native
+        widget.show()
+        qtbot.waitExposed(widget)
+        view.canvas.update()
+        qtbot.waitUntil(lambda: view.trails.last_segments > 0)
+        assert lit(view.render().astype(int)).mean() > 0.01
+    finally:
+        view.close()

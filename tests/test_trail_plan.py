@@ -1,0 +1,118 @@
+"""Which trail segments a frame draws (wander3d.render.trail_plan): pure arithmetic, no GL."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from wander3d.render.trail_plan import (
+    LEVELS,
+    MAX_SAGITTA_PX,
+    choose_level,
+    drawn_samples,
+    index_buffers,
+    level_flags,
+    partial_indices,
+    plan_draws,
+)
+
+
+def drawn_path(head: int, drawn: int, capacity: int, level: int, tail_level: int | None):
+    """Run the plan through its index buffers for 3 agents: the segments each agent gets, as
+    (older, newer) positions along the trail (0: the oldest drawn sample)."""
+    n = 3
+    buffers = {}
+    per_agent: list[set] = [set() for _ in range(n)]
+    slot_to_pos = {(head - drawn + i) % capacity: i for i in range(drawn)}
+    for d in plan_draws(head, drawn, capacity, level, tail_level):
+        if d.level not in buffers:
+            buffers[d.level] = index_buffers(n, capacity, d.level)
+        if d.kind == "partial":
+            assert 0 < d.span < 1 << d.level
+            indices = partial_indices(n, d.span)
+        else:
+            indices = buffers[d.level][d.kind]
+        rows = indices[: 2 * d.count * n].reshape(-1, 2).astype(int)
+        rows += d.first_slot * n
+        assert rows.min() >= 0 and rows.max() < capacity * n  # inside the ring
+        assert np.all(rows[:, 0] % n == rows[:, 1] % n)  # a segment joins one agent's samples
+        stride = d.span if d.kind == "partial" else 1 << d.level
+        laps = -(-capacity // stride)
+        for start, end in rows:
+            a, b = slot_to_pos[start // n], slot_to_pos[end // n]  # only drawn samples
+            # The vertex shader's block parity differs at a segment's two ends, so its
+            # fragments can tell the ends' reflection flags apart.
+            block = [s // stride + (laps if s < head else 0) for s in (start // n, end // n)]
+            assert (block[0] - block[1]) % 2 == 1
+            per_agent[start % n].add((a, b))
+    assert per_agent[0] == per_agent[1] == per_agent[2]
+    return sorted(per_agent[0])
+
+
+@pytest.mark.parametrize("capacity", [2, 3, 5, 8, 16, 37])
+def test_the_plan_draws_the_visible_trail_once_oldest_to_newest(capacity):
+    """Every head position, trail length and level: the segments chain from the oldest drawn
+    sample to the newest without a gap, an overlap or the chord across the ring's wrap,
+    each joining at most a block of samples."""
+    for level in range(LEVELS):
+        for tail_level in (None, min(level + 1, LEVELS - 1)):
+            stride = 1 << max(level, tail_level or 0)
+            for drawn in range(capacity + 1):
+                for head in range(0, capacity, 1 if capacity <= 16 else 3):
+                    path = drawn_path(head, drawn, capacity, level, tail_level)
+                    if drawn < 2:
+                        assert path == []
+                        continue
+                    assert path[0][0] == 0 and path[-1][1] == drawn - 1
+                    for (_, end), (start, _) in itertools.pairwise(path):
+                        assert end == start
+                    assert all(0 < b - a <= stride for a, b in path)
+
+
+def test_coarser_levels_draw_fewer_segments():
+    counts = [
+        sum(d.count for d in plan_draws(head=50, drawn=120, capacity=128, level=level))
+        for level in range(LEVELS)
+    ]
+    assert counts[0] == 119
+    assert all(a > b for a, b in itertools.pairwise(counts))
+
+
+def test_drawn_samples_hides_the_oldest_of_a_full_ring_and_the_faded_tail():
+    assert drawn_samples(size=5, capacity=128, alpha=0.55, fade_power=2.0) == 5
+    assert drawn_samples(size=1, capacity=128, alpha=0.55, fade_power=2.0) == 1
+    # Full ring, no fading: all but the oldest, whose segment would join the newest.
+    assert drawn_samples(size=128, capacity=128, alpha=1.0, fade_power=0.0) == 127
+    # Fading: beyond the last sample brighter than 1/250 only one more is drawn.
+    drawn = drawn_samples(size=128, capacity=128, alpha=0.55, fade_power=2.0)
+    ages = np.arange(128)
+    alpha = 0.55 * (1 - ages / 128) ** 2
+    assert alpha[drawn - 2] > 0.004 >= alpha[drawn - 1]
+
+
+def test_the_chosen_level_keeps_joined_segments_within_the_sagitta_bound():
+    bend = 60.0 * (1 / 60) ** 2 / 8  # the bench's agents: 60 units/s^2, a sample per step
+    for ppu in (0.1, 1.0, 3.4, 10.0, 100.0):
+        level = choose_level(ppu, bend)
+        assert level == 0 or ppu * bend * 4**level <= MAX_SAGITTA_PX
+        assert level == LEVELS - 1 or ppu * bend * 4 ** (level + 1) > MAX_SAGITTA_PX
+    assert choose_level(float("inf"), bend) == 0  # unknown scale: full detail
+    assert choose_level(3.4, bend, max_px=1.0) >= choose_level(3.4, bend)
+
+
+def test_level_flags_say_whether_a_reflection_happened_within_each_stride():
+    rng = np.random.default_rng(4)
+    breaks = rng.random((200, 5)) < 0.08
+    since = np.full(5, 1 << 30)
+    flags = []
+    cuts = np.sort(rng.choice(np.arange(1, 200), 30, replace=False))
+    for part in np.split(breaks, cuts):  # frames take any number of samples
+        f, since = level_flags(part, since)
+        flags.append(f)
+    flags = np.concatenate(flags)
+    for j in range(200):
+        for level in range(LEVELS):
+            window = breaks[max(0, j - (1 << level) + 1) : j + 1]
+            np.testing.assert_array_equal(flags[j] >> level & 1, window.any(axis=0))

@@ -1,0 +1,218 @@
+"""Which parts of a trail ring to draw, and how coarsely: pure arithmetic, no OpenGL.
+
+A group's GPU ring is slot-major (row s * n + a holds agent a's sample in slot s). A frame
+draws only the samples still visible: from the oldest sample whose segment is not fully
+faded to the newest, never the chord across the ring's wrap nor the hidden oldest segment.
+Where many samples fit in a pixel, level L of detail joins every 2**L-th sample (a "block")
+instead of each one. Blocks start at fixed slots (multiples of 2**L), so the coarse
+vertices stay put from frame to frame while the trail grows; the partial blocks at the
+head and the tail are drawn at full detail.
+
+Index buffers hold rows relative to the attribute's offset, so one static buffer per level
+serves every head position: a draw binds the ring from slot `first_slot` on and draws a
+prefix of the buffer. Within a chunk of CHUNK blocks the segments go agent by agent
+(consecutive segments share a vertex, which the vertex cache reuses); chunks follow each
+other slot-wise, so any run of whole chunks is a prefix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Levels of detail: strides 1, 2, 4, 8, 16 samples per drawn segment.
+LEVELS = 5
+#: The w of a GPU sample is (slot + 1) * FLAG_SCALE + flags, flags < FLAG_SCALE.
+FLAG_SCALE = 2**LEVELS
+#: Blocks per chunk in the agent-by-agent index order.
+CHUNK = 8
+#: Largest distance (physical pixels) a joined segment may stray from the path it replaces...
+MAX_SAGITTA_PX = 0.5
+#: ...and in the older half of a trail, at most a quarter as opaque as its head.
+MAX_TAIL_SAGITTA_PX = 1.0
+#: Fragments at or below this opacity are discarded, so samples beyond it are not drawn.
+MIN_ALPHA = 0.004
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw call: `count` segments per agent from `kind`'s index buffer at `level`.
+
+    kind: "chunks" (count is a multiple of CHUNK), "blocks" (count < CHUNK), "wrap" (the
+    one block that ends at slot 0, count 1) or "partial" (one segment joining `span`
+    samples, fewer than a block: the ends of a trail between its last block and the head,
+    or the tail). first_slot: the ring slot that the buffer's row 0 maps to (0 for "wrap",
+    whose rows are absolute).
+    """
+
+    level: int
+    kind: str
+    first_slot: int
+    count: int
+    span: int = 0
+
+
+def drawn_samples(size: int, capacity: int, alpha: float, fade_power: float) -> int:
+    """How many of the newest samples a frame draws (ages 0 .. result - 1).
+
+    In a full ring the oldest sample is hidden (its segment would join the newest); beyond
+    that, samples past the last one brighter than MIN_ALPHA only add discarded fragments
+    (one more is kept: the segment to it fades out across its length).
+    """
+    shown = size - 1 if size >= capacity else size
+    ages = np.arange(capacity)
+    bright = alpha * (1.0 - ages / capacity) ** fade_power > MIN_ALPHA
+    last_bright = int(np.flatnonzero(bright)[-1]) if bright.any() else -1
+    return max(0, min(shown, last_bright + 2))
+
+
+def last_block_start(capacity: int, level: int) -> int:
+    """Slot where the block that ends at the wrap (back at slot 0) starts."""
+    k = 1 << level
+    return (capacity - 1) // k * k
+
+
+def plan_draws(
+    head: int, drawn: int, capacity: int, level: int, tail_level: int | None = None
+) -> list[Draw]:
+    """Draw calls for samples of ages 0 .. drawn - 1 (newest in slot head - 1) at `level`,
+    and those older than half the ring at `tail_level` (None: `level` too).
+
+    Positions below are unwrapped slots: x and x + capacity are the same slot, so the
+    trail runs from x0 (oldest drawn) to x1 (newest) without jumping back.
+    """
+    if drawn < 2:
+        return []
+    x0 = (head - drawn) % capacity
+    x1 = x0 + drawn - 1
+    if tail_level is not None and tail_level > level:
+        # Where the tail ends: a block start of both levels, at about half the ring's age.
+        xm = _grid_at_or_before(x1 - capacity // 2, capacity, tail_level)
+        if x0 < xm < x1:
+            return _path(x0, xm, capacity, tail_level) + _path(xm, x1, capacity, level)
+    return _path(x0, x1, capacity, level)
+
+
+def _path(x0: int, x1: int, capacity: int, level: int) -> list[Draw]:
+    """Draws from unwrapped slot x0 to x1: whole blocks at `level`, and one shorter segment
+    for each end that does not reach a block boundary (sample by sample where the tail's
+    would cross the wrap: its ends would not alternate in parity, see trails._VERT)."""
+    if level == 0:
+        return _run(x0, x1, capacity, 0)
+    g0, g1 = _grid_at_or_after(x0, capacity, level), _grid_at_or_before(x1, capacity, level)
+    if g0 > g1:  # inside one block
+        return [_partial(x0, x1, capacity, level)]
+    draws: list[Draw] = []
+    if x0 < g0:
+        if g0 % capacity == 0:
+            draws += _run(x0, g0, capacity, 0)
+        else:
+            draws.append(_partial(x0, g0, capacity, level))
+    draws += _run(g0, g1, capacity, level)
+    if g1 < x1:
+        draws.append(_partial(g1, x1, capacity, level))
+    return draws
+
+
+def _partial(a: int, b: int, capacity: int, level: int) -> Draw:
+    return Draw(level, "partial", a % capacity, 1, span=b - a)
+
+
+def partial_indices(n_agents: int, span: int) -> np.ndarray:
+    """Static index buffer (uint32) of one segment per agent joining `span` samples."""
+    agents = np.arange(n_agents, dtype=np.uint32)
+    return np.stack([agents, agents + np.uint32(span * n_agents)], axis=-1).reshape(-1)
+
+
+def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITTA_PX) -> int:
+    """The coarsest level whose joined segments stray at most `max_px` from the path.
+
+    bend: world units a path strays from the chord across one sample interval at the
+    hardest turn, a_max * (dt * every)**2 / 8; joining k intervals multiplies it by k**2
+    (the sagitta of an arc grows with the square of its chord at a given radius, and the
+    turn radius at a given acceleration grows with the square of the speed, so this bound
+    holds at any speed). pixels_per_unit: the largest on screen, inf if unknown.
+    """
+    if not np.isfinite(pixels_per_unit):
+        return 0
+    level = 0
+    while level + 1 < LEVELS and pixels_per_unit * bend * 4 ** (level + 1) <= max_px:
+        level += 1
+    return level
+
+
+def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-level break flags of consecutive new samples.
+
+    breaks: (k, n) bool, True where the agent was reflected at a wall just before the sample;
+    since: (n,) samples since each agent's last reflection before these (large if unknown).
+    Returns (flags, since): (k, n) uint8 with bit L set when a reflection happened within the
+    last 2**L samples (so a segment joining 2**L samples across it is hidden), and the
+    updated (n,) counter.
+    """
+    k = len(breaks)
+    idx = np.arange(k, dtype=np.int64)[:, None]
+    last = np.maximum.accumulate(np.where(breaks, idx, -1), axis=0)
+    counts = np.where(last >= 0, idx - last, since[None, :].astype(np.int64) + idx + 1)
+    flags = np.zeros(breaks.shape, np.uint8)
+    for level in range(LEVELS):
+        flags |= (counts < (1 << level)).astype(np.uint8) << level
+    return flags, np.minimum(counts[-1], 1 << 30).astype(np.int64)
+
+
+def index_buffers(n_agents: int, capacity: int, level: int) -> dict[str, np.ndarray]:
+    """The static index buffers of one level (uint32, two per segment), by kind.
+
+    chunks: every whole chunk of blocks that fits before the wrap block; blocks: CHUNK - 1
+    blocks slot-wise; wrap: the block from last_block_start to slot 0 (absolute rows).
+    """
+    k = 1 << level
+    n = np.uint32(n_agents)
+    agents = np.arange(n_agents, dtype=np.uint32)
+    linear = last_block_start(capacity, level) // k  # blocks that do not wrap
+    chunks = linear // CHUNK
+    block = np.arange(chunks * CHUNK, dtype=np.uint32).reshape(chunks, 1, CHUNK)
+    start = block * np.uint32(k) * n + agents[None, :, None]
+    chunked = np.stack([start, start + np.uint32(k) * n], axis=-1).reshape(-1)
+    block = np.arange(min(CHUNK - 1, linear), dtype=np.uint32)[:, None]
+    start = block * np.uint32(k) * n + agents[None, :]
+    slotwise = np.stack([start, start + np.uint32(k) * n], axis=-1).reshape(-1)
+    wrap_start = np.uint32(last_block_start(capacity, level)) * n + agents
+    wrap = np.stack([wrap_start, agents], axis=-1).reshape(-1)
+    return {"chunks": chunked, "blocks": slotwise, "wrap": wrap}
+
+
+def _grid_at_or_after(x: int, capacity: int, level: int) -> int:
+    k = 1 << level
+    base, slot = divmod(x, capacity)
+    nxt = -(-slot // k) * k
+    return base * capacity + (nxt if nxt < capacity else capacity)
+
+
+def _grid_at_or_before(x: int, capacity: int, level: int) -> int:
+    k = 1 << level
+    base, slot = divmod(x, capacity)
+    return base * capacity + slot // k * k
+
+
+def _run(a: int, b: int, capacity: int, level: int) -> list[Draw]:
+    """Draws for the path from grid point a to grid point b (unwrapped) at `level`."""
+    draws: list[Draw] = []
+    k = 1 << level
+    wrap_from = last_block_start(capacity, level)
+    while a < b:
+        base, slot = divmod(a, capacity)
+        if slot == wrap_from:  # the block back to slot 0
+            draws.append(Draw(level, "wrap", 0, 1))
+            a = (base + 1) * capacity
+            continue
+        end = min(b - base * capacity, wrap_from)
+        blocks = (end - slot) // k
+        whole = blocks // CHUNK * CHUNK
+        if whole:
+            draws.append(Draw(level, "chunks", slot, whole))
+        if blocks > whole:
+            draws.append(Draw(level, "blocks", slot + whole * k, blocks - whole))
+        a = base * capacity + end
+    return draws
