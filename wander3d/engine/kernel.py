@@ -7,16 +7,20 @@ step, draw), so a run does not depend on the thread count or on how steps are ba
 calls, and the same seed gives a bit-identical run.
 
 Per agent and step (see Simulation for the model):
-  1. containment: where the agent will be LOOKAHEAD s ahead, on axes it heads into a wall's
-     margin band, gives an inward push (ramping to full over RAMP_FRACTION of the band);
-  2. the group's wander method moves the target (random walks scale with sqrt(dt)), and the
-     target is mirrored inward on pushed axes;
+  1. containment: where the agent will be ahead, LOOKAHEAD s plus the time it needs to stop
+     heading into the wall at full force (per axis, m |v| / (2 max_force)), on axes it heads
+     into a wall's margin band, gives an inward push (ramping to full over RAMP_FRACTION of the
+     band), so heavy and fast agents start turning in time;
+  2. the group's wander method moves the target (random walks scale with sqrt(dt); the angle
+     method's pitch reverts to level with a spread set by `vertical`), and the target is
+     mirrored inward on pushed axes;
   3. steering = vector to target ("force") or desired velocity minus velocity ("desired"), up
      component scaled by `vertical`; blended with containment, which takes priority near walls;
   4. force truncated to max_force, / mass, velocity truncated to max_speed, position += v dt;
-  5. the wander direction (and, for the angle and noise methods, the side vector) is
-     parallel-transported from the old heading to the new;
-  6. an agent outside the box is reflected back (position, velocity, frame, target);
+  5. the wander direction is parallel-transported from the old heading to the new; the angle
+     and noise methods' side vector is kept level (horizontal where the heading allows), so
+     their yaw and pitch keep meaning left/right and up/down;
+  6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
   7. a trail point is written every `trail_every` steps into the agent's ring buffer.
 """
 
@@ -54,11 +58,17 @@ PARAM_COLUMNS = 17
 
 #: Fraction of the margin band over which the containment push ramps up to full strength.
 RAMP_FRACTION = 0.25
-#: Seconds ahead at which agents look for the margin band, so fast ones start turning earlier.
+#: Seconds ahead at which agents look for the margin band, so fast ones start turning earlier;
+#: the time an agent needs to stop heading into a wall is added to it.
 LOOKAHEAD = 0.25
-#: The random method's force is white noise referred to this step (s), so that its effect on the
-#: heading is the same at any step rate.
-RANDOM_REFERENCE_DT = 1.0 / 60.0
+#: The random method draws a fresh random force every RANDOM_HOLD s (held over the steps in
+#: between), so it looks the same at any dt up to RANDOM_HOLD; at larger dt each step draws
+#: one, scaled as white noise by sqrt(RANDOM_HOLD / dt).
+RANDOM_HOLD = 1.0 / 30.0
+#: The angle method's pitch reverts to level with a stationary spread (standard deviation,
+#: radians) of `vertical` times this: at vertical 1 about the spread of directions uniform on
+#: the sphere (0.68 rad).
+PITCH_SPREAD = 0.7
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -201,6 +211,20 @@ def noise_directions(keys, phase, t, vertical, headings, sides, out):
         )
 
 
+@numba.njit(cache=True)
+def noise_offsets(keys, phase, t, vertical, angles):
+    """Noise offsets that put each agent's curves on its target, in place.
+
+    keys, phase: (n, 2) rows of noise state; t: noise coordinate; angles: (n, 2) the target's
+    yaw and pitch in the agent's frame on entry, the offsets (see `noise_angles`) on return.
+    """
+    for i in range(angles.shape[0]):
+        yaw, pitch = noise_angles(keys[i], phase[i], t, vertical, 0.0, 0.0)
+        angles[i, 0], angles[i, 1] = shift_offsets(
+            0.0, 0.0, angles[i, 0] - yaw, angles[i, 1] - pitch
+        )
+
+
 @_jit
 def direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz):
     """Unit direction at `yaw` (towards side) and `pitch` (towards up = side x heading)."""
@@ -339,6 +363,7 @@ def advance(
     seek_targets,
     seek_timers,
     pending_breaks,
+    reflections,
     trail_points,
     trail_breaks,
 ):
@@ -348,14 +373,18 @@ def advance(
     seed_key: uint64 derived from the scene seed; low, high: (3,) box corners; margin: band width.
     group_index: (N,) group of each agent; params: (G, PARAM_COLUMNS) per-group table.
     State arrays are (N, 3) float64 except angles and noise_phase (N, 2) float64, noise_keys
-    (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool.
+    (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool; reflections (N,) int64
+    counts the steps in which each agent was reflected at a wall.
     trail_points: (P, 3) float32 and trail_breaks: (P,) bool, every group's rings end to end;
     group g's ring is slot-major, (capacity, GROUP_SIZE) from TRAIL_BASE: sample k of agent i is
     at TRAIL_BASE + (k % capacity) * GROUP_SIZE + (i - FIRST_AGENT), so one sample of a whole
     group is contiguous (cheap to write and to upload to a GPU).
     """
     root_dt = math.sqrt(dt)
-    random_gain = math.sqrt(RANDOM_REFERENCE_DT / dt)
+    # Random method: which hold interval a step falls in (its centre, so rounding never
+    # splits an interval), and the white-noise scaling where a step is longer than a hold.
+    random_holds = min(1.0, dt / RANDOM_HOLD)
+    random_gain = math.sqrt(min(1.0, RANDOM_HOLD / dt))
     inverse_ramp = 1.0 / (margin * RAMP_FRACTION) if margin > 0.0 else 0.0
     lox, loy, loz = low[0], low[1], low[2]
     hix, hiy, hiz = high[0], high[1], high[2]
@@ -364,7 +393,8 @@ def advance(
         distance = params[g, DISTANCE]
         radius = params[g, RADIUS]
         jitter_step = params[g, JITTER] * root_dt
-        rate_step = params[g, RATE] * root_dt
+        rate = params[g, RATE]
+        rate_step = rate * root_dt
         frequency = params[g, FREQUENCY]
         offset_fade = math.exp(-dt * frequency)
         interval = params[g, INTERVAL]
@@ -372,6 +402,19 @@ def advance(
         max_speed = params[g, MAX_SPEED]
         max_force = params[g, MAX_FORCE]
         inverse_mass = params[g, INVERSE_MASS]
+        # Seconds of look-ahead per unit of speed into a wall: stopping takes m v^2 / (2 F).
+        stop_time = 0.5 / (max_force * inverse_mass)
+        # Angle method: pitch is an Ornstein-Uhlenbeck walk, exact at any dt, with the yaw's
+        # short-term speed and a stationary spread of vertical * PITCH_SPREAD.
+        pitch_spread = vertical * PITCH_SPREAD
+        pitch_decay = 1.0
+        pitch_kick = 0.0
+        if rate > 0.0:
+            if pitch_spread > 0.0:
+                pitch_decay = math.exp(-dt * rate * rate / (6.0 * pitch_spread * pitch_spread))
+                pitch_kick = pitch_spread * math.sqrt(3.0 * (1.0 - pitch_decay * pitch_decay))
+            else:
+                pitch_decay = 0.0
         method = np.int64(params[g, METHOD])
         desired = params[g, DESIRED] != 0.0
         capacity = np.int64(params[g, TRAIL_CAPACITY])
@@ -400,9 +443,9 @@ def advance(
             ix = 0.0
             iy = 0.0
             iz = 0.0
-            ax_ = px + vx * LOOKAHEAD
-            ay_ = py + vy * LOOKAHEAD
-            az_ = pz + vz * LOOKAHEAD
+            ax_ = px + vx * (LOOKAHEAD + abs(vx) * stop_time)
+            ay_ = py + vy * (LOOKAHEAD + abs(vy) * stop_time)
+            az_ = pz + vz * (LOOKAHEAD + abs(vz) * stop_time)
             if margin > 0.0:
                 if hx < 0.0:
                     ix = min(1.0, max(0.0, (lox + margin - ax_) * inverse_ramp))
@@ -442,7 +485,7 @@ def advance(
                         wx, wy, wz = qx * inverse, qy * inverse, qz * inverse
                 elif method == ANGLE:
                     yaw += (2.0 * uniform(key, 0) - 1.0) * rate_step
-                    pitch += (2.0 * uniform(key, 1) - 1.0) * rate_step * vertical
+                    pitch = pitch * pitch_decay + (2.0 * uniform(key, 1) - 1.0) * pitch_kick
                     if yaw >= math.pi or yaw < -math.pi:
                         yaw = (yaw + math.pi) % (2.0 * math.pi) - math.pi
                     pitch = reflect_pitch(pitch)
@@ -455,8 +498,9 @@ def advance(
                         noise_keys[i], noise_phase[i], step * dt * frequency, vertical, yaw, pitch
                     )
                     wx, wy, wz = direction_from_angles(used_yaw, used_pitch, hx, hy, hz, sx, sy, sz)
-                else:  # RANDOM: a fresh uniform direction, as white noise.
-                    ux, uy, uz = in_unit_ball(key)
+                else:  # RANDOM: a fresh uniform direction every RANDOM_HOLD s.
+                    hold = np.int64((step + 0.5) * random_holds)
+                    ux, uy, uz = in_unit_ball(stream_key(agent, hold))
                     uy *= vertical
                     u = math.sqrt(ux * ux + uy * uy + uz * uz)
                     if u < 1e-9:  # vertical = 0 and a purely vertical draw
@@ -537,25 +581,25 @@ def advance(
             # 5. Carry the frame and the target with the heading.
             if moving:
                 if method == ANGLE or method == NOISE:
-                    sx, sy, sz, wx, wy, wz = transport_pair(
-                        sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
-                    )
+                    # Only these methods read the side vector (a switch to them sets one up).
+                    # Kept level, it would roll away under parallel transport and "yaw" and
+                    # "pitch" would stop meaning horizontal and vertical; its sign follows
+                    # the old side, so it never flips (the target never jumps).
+                    level2 = nx * nx + nz * nz
+                    if level2 > 1e-12:
+                        inverse = 1.0 / math.sqrt(level2)
+                        lx, lz = -nz * inverse, nx * inverse
+                        if lx * sx + lz * sz < 0.0:
+                            lx, lz = -lx, -lz
+                        sx, sy, sz = lx, 0.0, lz
+                        wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
+                    else:  # heading straight up or down: no level side, carry the old one
+                        sx, sy, sz, wx, wy, wz = transport_pair(
+                            sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
+                        )
                 else:
-                    # Only the angle and noise methods read the side vector; the others leave
-                    # it be (a switch to those methods draws a fresh frame).
                     wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
                 hx, hy, hz = nx, ny, nz
-                if (method == ANGLE or method == NOISE) and step & 15 == 0:
-                    # Rotations keep the frame orthonormal but for rounding, which drifts by
-                    # about 1e-16 a step: re-orthonormalise now and then, not every step.
-                    d = sx * hx + sy * hy + sz * hz
-                    sx, sy, sz = sx - d * hx, sy - d * hy, sz - d * hz
-                    s = math.sqrt(sx * sx + sy * sy + sz * sz)
-                    if s > _TINY:
-                        inverse = 1.0 / s
-                        sx, sy, sz = sx * inverse, sy * inverse, sz * inverse
-                    else:
-                        sx, sy, sz = perpendicular(hx, hy, hz)
 
             # 6. The hard guarantee: reflect agents that left the box.
             crossed = False
@@ -576,6 +620,7 @@ def advance(
                 crossed = True
             if crossed:
                 jumped = True
+                reflections[i] += 1
                 if method == ANGLE or method == NOISE:
                     # The mirror flips the frame's handedness; re-express the target in it.
                     w = math.sqrt(wx * wx + wy * wy + wz * wz)
