@@ -32,6 +32,7 @@ from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import OutputError, output_file
 from wander3d.scene import bundled_scene, bundled_scenes, memory_budget
 from wander3d.scene.memory import format_bytes
+from wander3d.scene.feel import scene_feel, scene_warnings
 
 PROG = "wander3d"
 #: Subcommands; any other first argument that is not an option is taken as a scene to open.
@@ -139,6 +140,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = EXIT_BAD_INPUT
             continue
         print(f"{arg}: {summary(scene)}", flush=True)
+        for feel in scene_feel(scene):
+            print(f"  {feel.line()}", flush=True)
+        for warning in scene_warnings(scene):
+            print(f"{PROG}: warning: {warning}", file=sys.stderr, flush=True)
     return status
 
 

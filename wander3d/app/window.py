@@ -37,6 +37,7 @@ from PyQt6.QtWidgets import (
 from wander3d.engine import Simulation
 from wander3d.render import CAMERA_MODES, SimulationView
 from wander3d.scene import Scene, SceneError, load_scene
+from wander3d.scene.feel import scene_warnings
 
 from .loop import SPEEDS, FrameClock, FrameStats
 from .panel import PARAMS, SidePanel
@@ -335,6 +336,9 @@ class MainWindow(QMainWindow):
         self.follow_action.setChecked(False)
         self._show_camera_mode()
         self._show_file()
+        warnings = scene_warnings(self.scene)
+        if warnings:
+            self.statusBar().showMessage("Warning: " + " | ".join(warnings), 30000)
 
     def _show_file(self) -> None:
         """Title, Reload and the file watcher follow the scene's file."""
