@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tests.engine_support import OPEN_SPACE, group, simulation
+from tests.engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
 from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
 from wander3d.scene import bundled_scene, bundled_scenes, load_scene
 from wander3d.scene.feel import (
@@ -141,3 +141,84 @@ def test_bundled_scenes_keep_clear_of_the_walls_for_five_minutes(name):
     sim = Simulation(dataclasses.replace(scene, groups=groups))
     sim.step(round(300 / scene.dt))
     assert np.all(reflections_per_agent_minute(sim) <= 0.01)
+
+
+# ----------------------------------------------------------------------------- vertical
+@pytest.mark.parametrize("method", METHODS)
+def test_vertical_keeps_its_meaning_for_fifteen_minutes(method):
+    sim = simulation(group(method, count=200, vertical=0.2), dt=1 / 30, seed=9)
+
+    def mean_level(seconds: int) -> float:
+        values = []
+        for _ in range(seconds):
+            values.append(np.abs(sim.headings[:, 1]).mean())
+            sim.step(30)
+        return float(np.mean(values))
+
+    start = float(np.abs(sim.headings[:, 1]).mean())
+    first = mean_level(60)
+    sim.step(30 * 540)
+    late = mean_level(300)
+    assert late == pytest.approx(first, rel=0.2)
+    # No start-up transient: the first second already looks like the rest of the run.
+    assert start == pytest.approx(late, rel=0.3)
+
+
+# ----------------------------------------------------------------------------- any dt
+STEP_RATES = (1 / 30, 1 / 60, 1 / 120)
+
+
+def feel_at(method: str, steering: str, dt: float) -> tuple[float, float]:
+    """(mean turn rate in rad/s over 0.1 s, mean speed) of a 30 s run after 5 s."""
+    space = {} if method == "seek" else {"enclosure": OPEN_SPACE}  # seek picks box points
+    sim = simulation(group(method, count=100, steering=steering), dt=dt, seed=2, **space)
+    sim.step(round(5 / dt))
+    headings = sample_headings(sim, 30, 0.1)
+    return float(turn_rates(headings, 0.1).mean()), float(np.linalg.norm(sim.velocities, axis=1).mean())
+
+
+@pytest.mark.parametrize(("method", "steering"), list(itertools.product(METHODS, STEERING_MODES)))
+def test_a_scene_looks_the_same_at_any_dt(method, steering):
+    (turn, speed), *others = (feel_at(method, steering, dt) for dt in STEP_RATES)
+    for other_turn, other_speed in others:
+        assert other_turn == pytest.approx(turn, rel=0.1)
+        assert other_speed == pytest.approx(speed, rel=0.1)
+
+
+def test_trails_cover_the_same_seconds_at_any_dt():
+    g = dataclasses.replace(group("sphere", count=5), trail_length=150, trail_seconds=5.0)
+    for dt in STEP_RATES:
+        trail = simulation(g, dt=dt).trail_buffers[0]
+        assert trail.capacity * trail.every * dt == pytest.approx(5.0)
+        assert trail.capacity <= 150
+    # Fewer points than steps: one point a step, and no more points than that.
+    short = dataclasses.replace(g, trail_seconds=1.0)
+    trail = simulation(short, dt=1 / 60).trail_buffers[0]
+    assert (trail.capacity, trail.every) == (60, 1)
+
+
+# ----------------------------------------------------------------------------- switching
+@pytest.mark.parametrize(("old", "new"), list(itertools.permutations(METHODS, 2)))
+def test_switching_method_does_not_jump_the_target(old, new):
+    sim = simulation(group(old, count=50), enclosure=OPEN_SPACE, seed=6)
+    sim.step(120)
+    before = sim.wander_points.copy()
+    centres = sim.wander_centers.copy()
+    sim.update_wander(0, method=new)
+    after = sim.wander_points
+    if old == "seek":
+        # A seek point is not on the wander sphere: the target moves to the sphere's point
+        # nearest it, and no further.
+        towards = before - centres
+        nearest = centres + 12.0 * towards / np.linalg.norm(towards, axis=1, keepdims=True)
+        np.testing.assert_allclose(after, nearest, atol=1e-9)
+    else:
+        np.testing.assert_allclose(after, before, atol=1e-9)
+    if new != "random":  # random draws afresh every 1/30 s whatever came before
+        shown = sim.wander_points - sim.wander_centers
+        sim.step(1)
+        moved = sim.wander_points - sim.wander_centers
+        cos = np.einsum("ij,ij->i", shown, moved) / (
+            np.linalg.norm(shown, axis=1) * np.linalg.norm(moved, axis=1)
+        )
+        assert np.degrees(np.arccos(np.clip(cos, -1, 1))).max() < 10.0

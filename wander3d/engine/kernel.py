@@ -183,10 +183,11 @@ def noise_angles(keys, phase, t, vertical, offset_yaw, offset_pitch):
 
 @_jit
 def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
-    """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in
-    [-pi/2, pi/2] so that curve plus offset needs at most one reflection."""
+    """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in [-pi, pi]
+    (wide enough to reach any pitch from any point of the curve, which spans [-pi/2, pi/2]) so
+    that curve plus offset needs at most one reflection."""
     offset_yaw = (offset_yaw + delta_yaw + math.pi) % (2.0 * math.pi) - math.pi
-    return offset_yaw, min(_HALF_PI, max(-_HALF_PI, offset_pitch + delta_pitch))
+    return offset_yaw, min(math.pi, max(-math.pi, offset_pitch + delta_pitch))
 
 
 @_jit
