@@ -17,9 +17,9 @@ Per agent and step (see Simulation for the model):
   3. steering = vector to target ("force") or desired velocity minus velocity ("desired"), up
      component scaled by `vertical`; blended with containment, which takes priority near walls;
   4. force truncated to max_force, / mass, velocity truncated to max_speed, position += v dt;
-  5. the wander direction is parallel-transported from the old heading to the new; the angle
-     and noise methods' side vector is kept level (horizontal where the heading allows), so
-     their yaw and pitch keep meaning left/right and up/down;
+  5. the wander direction is parallel-transported from the old heading to the new; so is the
+     angle and noise methods' side vector, then pulled level (horizontal where the heading
+     allows), so their yaw and pitch keep meaning left/right and up/down;
   6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
   7. a trail point is written every `trail_every` steps into the agent's ring buffer.
 """
@@ -583,21 +583,24 @@ def advance(
             if moving:
                 if method == ANGLE or method == NOISE:
                     # Only these methods read the side vector (a switch to them sets one up).
-                    # Kept level, it would roll away under parallel transport and "yaw" and
-                    # "pitch" would stop meaning horizontal and vertical; its sign follows
-                    # the old side, so it never flips (the target never jumps).
+                    sx, sy, sz, wx, wy, wz = transport_pair(
+                        sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
+                    )
+                    # Transport alone rolls the side away over minutes, and "yaw" and "pitch"
+                    # would stop meaning horizontal and vertical: pull it to the level side
+                    # (same sign, so it never flips), fully for a level heading, less towards
+                    # vertical, where the level side swings fast and would jerk the target.
                     level2 = nx * nx + nz * nz
                     if level2 > 1e-12:
                         inverse = 1.0 / math.sqrt(level2)
                         lx, lz = -nz * inverse, nx * inverse
                         if lx * sx + lz * sz < 0.0:
                             lx, lz = -lx, -lz
-                        sx, sy, sz = lx, 0.0, lz
-                        wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
-                    else:  # heading straight up or down: no level side, carry the old one
-                        sx, sy, sz, wx, wy, wz = transport_pair(
-                            sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
-                        )
+                        sx += level2 * (lx - sx)
+                        sy -= level2 * sy
+                        sz += level2 * (lz - sz)
+                        inverse = 1.0 / math.sqrt(sx * sx + sy * sy + sz * sz)
+                        sx, sy, sz = sx * inverse, sy * inverse, sz * inverse
                 else:
                     wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
                 hx, hy, hz = nx, ny, nz
