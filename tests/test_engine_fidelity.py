@@ -160,8 +160,9 @@ def test_vertical_keeps_its_meaning_for_fifteen_minutes(method):
     sim.step(30 * 540)
     late = mean_level(300)
     assert late == pytest.approx(first, rel=0.2)
-    # No start-up transient: the first second already looks like the rest of the run.
-    assert start == pytest.approx(late, rel=0.3)
+    # Headings start in the steady state, not flattened by `vertical` (which started them at
+    # |y| ~0.18, 2.5 to 30 times the steady state); one snapshot of 200 agents is noisy.
+    assert late / 2 < start < late * 2
 
 
 # ----------------------------------------------------------------------------- any dt

@@ -21,7 +21,8 @@ Per agent and step (see Simulation for the model):
      angle and noise methods' side vector, then pulled level (horizontal where the heading
      allows), so their yaw and pitch keep meaning left/right and up/down;
   6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
-  7. a trail point is written every `trail_every` steps into the agent's ring buffer.
+  7. a trail point is written every TRAIL_EVERY steps (the simulation sets it from the
+     group's trail_seconds) into the agent's ring buffer.
 """
 
 from __future__ import annotations
@@ -590,8 +591,9 @@ def advance(
                     # would stop meaning horizontal and vertical: pull it to the level side
                     # (same sign, so it never flips), fully for a level heading, less towards
                     # vertical, where the level side swings fast and would jerk the target.
+                    # Every 4th step: the roll in between is tiny, the square roots are not.
                     level2 = nx * nx + nz * nz
-                    if level2 > 1e-12:
+                    if step & 3 == 0 and level2 > 1e-12:
                         inverse = 1.0 / math.sqrt(level2)
                         lx, lz = -nz * inverse, nx * inverse
                         if lx * sx + lz * sz < 0.0:
