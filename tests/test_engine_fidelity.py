@@ -23,7 +23,6 @@ from wander3d.scene.feel import (
 )
 
 
-
 def immovable(g):
     """`g` so heavy and slow that its heading does not turn: the agent's frame is the world's,
     and the target's own decorrelation is what a run measures. (Slow, too: containment looks
@@ -137,7 +136,9 @@ def test_containment_turns_every_mix_of_mass_force_and_speed_in_time():
 def test_bundled_scenes_keep_clear_of_the_walls_for_five_minutes(name):
     scene = load_scene(bundled_scene(name))
     # Fewer agents (the rate is per agent), no trails: seconds, not minutes.
-    groups = tuple(dataclasses.replace(g, count=min(g.count, 40), trail_length=0) for g in scene.groups)
+    groups = tuple(
+        dataclasses.replace(g, count=min(g.count, 40), trail_length=0) for g in scene.groups
+    )
     sim = Simulation(dataclasses.replace(scene, groups=groups))
     sim.step(round(300 / scene.dt))
     assert np.all(reflections_per_agent_minute(sim) <= 0.01)
@@ -175,7 +176,9 @@ def feel_at(method: str, steering: str, dt: float) -> tuple[float, float]:
     sim = simulation(group(method, count=100, steering=steering), dt=dt, seed=2, **space)
     sim.step(round(5 / dt))
     headings = sample_headings(sim, 30, 0.1)
-    return float(turn_rates(headings, 0.1).mean()), float(np.linalg.norm(sim.velocities, axis=1).mean())
+    return float(turn_rates(headings, 0.1).mean()), float(
+        np.linalg.norm(sim.velocities, axis=1).mean()
+    )
 
 
 @pytest.mark.parametrize(("method", "steering"), list(itertools.product(METHODS, STEERING_MODES)))

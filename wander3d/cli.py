@@ -31,8 +31,8 @@ from wander3d.arguments import finite_float, positive_float, positive_int
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import OutputError, output_file
 from wander3d.scene import bundled_scene, bundled_scenes, memory_budget
-from wander3d.scene.memory import format_bytes
 from wander3d.scene.feel import scene_feel, scene_warnings
+from wander3d.scene.memory import format_bytes
 
 PROG = "wander3d"
 #: Subcommands; any other first argument that is not an option is taken as a scene to open.

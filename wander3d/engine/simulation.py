@@ -218,7 +218,7 @@ class Simulation:
                 (runner._headings.copy(), runner._sides.copy(), runner._wander_dirs.copy(),
                  runner._angles.copy())
             )  # fmt: skip
-        headings, sides, wander_dirs, angles = (np.concatenate(a) for a in zip(*snaps))
+        headings, sides, wander_dirs, angles = (np.concatenate(a) for a in zip(*snaps, strict=True))
 
         sl = self.group_slices[index]
         rng = self._rng
@@ -446,7 +446,8 @@ class Simulation:
             self._positions, self._velocities, self._headings, self._sides, self._wander_dirs,
             self._angles, self._noise_keys, self._noise_phase, self._seek_targets,
             self._seek_timers, self._targets, self._forces, self._pending_breaks,
-            self._reflections, self.group_index, self._table, self._trail_points, self._trail_breaks,
+            self._reflections, self.group_index, self._table, self._trail_points,
+            self._trail_breaks,
         )  # fmt: skip
         return sum(a.nbytes for a in state)
 

@@ -213,7 +213,8 @@ KEYS: tuple[Key, ...] = (
         lo=0, lo_open=True, hi=_M, methods=_wander_methods("radius")),
     Key("groups.wander", "jitter", FLOAT, _engine_default(_W, "jitter"), "units/√s",
         "Size of the random displacement added to the target; the target's direction "
-        "decorrelates (to 1/e) in 5·(radius/jitter)² s.", lo=0, hi=_M, methods=_wander_methods("jitter")),
+        "decorrelates (to 1/e) in 5·(radius/jitter)² s.",
+        lo=0, hi=_M, methods=_wander_methods("jitter")),
     Key("groups.wander", "rate", FLOAT, _engine_default(_W, "rate"), "rad/√s",
         "How fast the target's two angles relative to the heading random-walk; its yaw "
         "decorrelates (to 1/e) in 6/rate² s, and its pitch reverts to level.",
