@@ -11,7 +11,8 @@ from scene_support import write
 from tests.engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
 from wander3d import cli, load_scene
 from wander3d.engine import Enclosure
-from wander3d.scene.feel import group_feel, scene_warnings, sharpest_turn
+from wander3d.engine.kernel import LOOKAHEAD
+from wander3d.scene.feel import group_feel, scene_warnings, sharpest_turn, turn_back_distance
 
 
 @pytest.mark.parametrize("steering", ["force", "desired"])
@@ -27,6 +28,36 @@ def test_the_sharpest_turn_check_states_is_the_engines(steering, distance, radiu
     measured = np.degrees(turn_rates(sample_headings(sim, 60, 0.1), 0.1)).max()
     # The sharpest turn is reached (targets sweep every angle) and never exceeded.
     assert stated * 0.95 < measured < stated * 1.02
+
+
+@pytest.mark.parametrize(("mass", "max_force"), [(1.0, 60.0), (4.0, 20.0)])
+def test_turning_back_takes_the_distance_check_states(mass, max_force):
+    """An agent heading into a wall at 40 units/s needs at least mass * 40^2 / (2 max_force)
+    units to stop heading into it (physics), and containment starts early enough that it
+    needs no more than that plus the margin band and the fixed look-ahead."""
+    g = dataclasses.replace(
+        group("sphere", count=1, distance=1.0, radius=1e-3, jitter=0.0),
+        mass=mass, max_force=max_force, max_speed=40.0,
+    )  # fmt: skip
+    box = Enclosure(min=(-2000, -50, -50), max=(300, 50, 50), margin=15.0)
+    sim = simulation(g, enclosure=box)
+    sim._positions[:] = (0.0, 0.0, 0.0)
+    sim._headings[:] = (1.0, 0.0, 0.0)
+    sim._velocities[:] = (40.0, 0.0, 0.0)
+    sim._wander_dirs[:] = (1.0, 0.0, 0.0)
+    for _ in range(3000):  # until containment pushes back
+        sim.step()
+        if sim.forces[0, 0] < 0.0:
+            break
+    start = sim.positions[0, 0]
+    for _ in range(3000):
+        sim.step()
+        if sim.velocities[0, 0] <= 0.0:
+            break
+    stated = turn_back_distance(g)
+    travelled = sim.positions[0, 0] - start
+    assert stated <= travelled <= stated + box.margin + 40.0 * LOOKAHEAD
+    assert sim.positions[0, 0] < box.max[0] and sim.wall_reflections[0] == 0
 
 
 def test_a_group_that_needs_more_than_the_margin_is_warned_with_the_numbers():
