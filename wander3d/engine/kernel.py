@@ -54,8 +54,11 @@ SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
     TRAIL_BASE,
     FIRST_AGENT,
     GROUP_SIZE,
-) = range(17)
-PARAM_COLUMNS = 17
+    STOP_TIME,
+    PITCH_DECAY,
+    PITCH_KICK,
+) = range(20)
+PARAM_COLUMNS = 20
 
 #: Fraction of the margin band over which the containment push ramps up to full strength.
 RAMP_FRACTION = 0.25
@@ -90,6 +93,28 @@ _TINY = 1e-12
 _HALF_PI = math.pi / 2
 
 _jit = numba.njit(cache=True, fastmath=False, error_model="numpy")
+
+
+def stop_time(max_force: float, mass: float) -> float:
+    """Containment's look-ahead (s) per unit of speed into a wall: stopping from speed v at
+    max_force takes mass * v^2 / (2 max_force) units, v times this."""
+    return 0.5 * mass / max_force
+
+
+def pitch_walk(rate: float, vertical: float, dt: float) -> tuple[float, float]:
+    """(decay, kick) of the angle method's pitch per step: pitch = pitch * decay + kick * u,
+    u uniform in [-1, 1].
+
+    An Ornstein-Uhlenbeck walk, exact at any dt, with the yaw's short-term speed (variance
+    rate^2 dt / 3 a step) and a stationary spread of vertical * PITCH_SPREAD radians.
+    """
+    spread = vertical * PITCH_SPREAD
+    if rate <= 0.0:
+        return 1.0, 0.0
+    if spread <= 0.0:
+        return 0.0, 0.0
+    decay = math.exp(-dt * rate * rate / (6.0 * spread * spread))
+    return decay, spread * math.sqrt(3.0 * (1.0 - decay * decay))
 
 
 @_jit
@@ -395,8 +420,7 @@ def advance(
         distance = params[g, DISTANCE]
         radius = params[g, RADIUS]
         jitter_step = params[g, JITTER] * root_dt
-        rate = params[g, RATE]
-        rate_step = rate * root_dt
+        rate_step = params[g, RATE] * root_dt
         frequency = params[g, FREQUENCY]
         offset_fade = math.exp(-dt * frequency)
         interval = params[g, INTERVAL]
@@ -404,19 +428,9 @@ def advance(
         max_speed = params[g, MAX_SPEED]
         max_force = params[g, MAX_FORCE]
         inverse_mass = params[g, INVERSE_MASS]
-        # Seconds of look-ahead per unit of speed into a wall: stopping takes m v^2 / (2 F).
-        stop_time = 0.5 / (max_force * inverse_mass)
-        # Angle method: pitch is an Ornstein-Uhlenbeck walk, exact at any dt, with the yaw's
-        # short-term speed and a stationary spread of vertical * PITCH_SPREAD.
-        pitch_spread = vertical * PITCH_SPREAD
-        pitch_decay = 1.0
-        pitch_kick = 0.0
-        if rate > 0.0:
-            if pitch_spread > 0.0:
-                pitch_decay = math.exp(-dt * rate * rate / (6.0 * pitch_spread * pitch_spread))
-                pitch_kick = pitch_spread * math.sqrt(3.0 * (1.0 - pitch_decay * pitch_decay))
-            else:
-                pitch_decay = 0.0
+        stop_time = params[g, STOP_TIME]
+        pitch_decay = params[g, PITCH_DECAY]
+        pitch_kick = params[g, PITCH_KICK]
         method = np.int64(params[g, METHOD])
         desired = params[g, DESIRED] != 0.0
         capacity = np.int64(params[g, TRAIL_CAPACITY])

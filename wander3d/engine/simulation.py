@@ -152,6 +152,10 @@ class Simulation:
         row[kernel.TRAIL_BASE] = self._trail_bases[index]
         row[kernel.FIRST_AGENT] = self.group_slices[index].start
         row[kernel.GROUP_SIZE] = g.count
+        row[kernel.STOP_TIME] = kernel.stop_time(g.max_force, g.mass)
+        row[kernel.PITCH_DECAY], row[kernel.PITCH_KICK] = kernel.pitch_walk(
+            w.rate, w.vertical, self.dt
+        )
 
     def _init_method_state(self, index: int) -> None:
         """Draw the starting wander state of group `index` for its method."""
