@@ -336,9 +336,17 @@ class MainWindow(QMainWindow):
         self.follow_action.setChecked(False)
         self._show_camera_mode()
         self._show_file()
-        warnings = scene_warnings(self.scene)
-        if warnings:
-            self.statusBar().showMessage("Warning: " + " | ".join(warnings), 30000)
+        # Converted old keys, groups that cannot turn back within the margin (as `check` says).
+        self.scene_warning = " | ".join(scene_warnings(self.scene))
+        self._announce("")
+
+    def _announce(self, message: str) -> None:
+        """A status-bar message; the scene's warnings follow it and stay longer."""
+        if self.scene_warning:
+            text = f"{message}. Warning: " if message else "Warning: "
+            self.statusBar().showMessage(text + self.scene_warning, 30000)
+        elif message:
+            self.statusBar().showMessage(message, 4000)
 
     def _show_file(self) -> None:
         """Title, Reload and the file watcher follow the scene's file."""
@@ -381,7 +389,7 @@ class MainWindow(QMainWindow):
         self.recent.add(path)
         self.settings.setValue("last_dir", str(path.resolve().parent))
         self._rebuild_recent_menu()
-        self.statusBar().showMessage(f"Opened {path}", 4000)
+        self._announce(f"Opened {path}")
         return True
 
     def reload_scene(self, dialog: bool = True) -> bool:
@@ -396,7 +404,7 @@ class MainWindow(QMainWindow):
             return False
         if not self._replace_scene(scene, keep_camera=True):
             return False
-        self.statusBar().showMessage(f"Reloaded {source.name}", 4000)
+        self._announce(f"Reloaded {source.name}")
         return True
 
     def _auto_reload(self) -> None:
