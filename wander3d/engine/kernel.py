@@ -73,6 +73,9 @@ RANDOM_HOLD = 1.0 / 30.0
 #: radians) of `vertical` times this: at vertical 1 about the spread of directions uniform on
 #: the sphere (0.68 rad).
 PITCH_SPREAD = 0.7
+#: At most how often (s) the angle and noise methods' side vector is pulled level (every 2^k
+#: steps): parallel transport rolls it by about a degree in that time, and square roots cost.
+LEVEL_SECONDS = 0.14
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -412,6 +415,11 @@ def advance(
     # splits an interval), and the white-noise scaling where a step is longer than a hold.
     random_holds = min(1.0, dt / RANDOM_HOLD)
     random_gain = math.sqrt(min(1.0, RANDOM_HOLD / dt))
+    # Pull the side level every 2^k steps, the most within LEVEL_SECONDS (a mask, not a modulo).
+    level_steps = 1
+    while 2 * level_steps * dt <= LEVEL_SECONDS:
+        level_steps *= 2
+    level_mask = level_steps - 1
     inverse_ramp = 1.0 / (margin * RAMP_FRACTION) if margin > 0.0 else 0.0
     lox, loy, loz = low[0], low[1], low[2]
     hix, hiy, hiz = high[0], high[1], high[2]
@@ -605,9 +613,8 @@ def advance(
                     # would stop meaning horizontal and vertical: pull it to the level side
                     # (same sign, so it never flips), fully for a level heading, less towards
                     # vertical, where the level side swings fast and would jerk the target.
-                    # Every 4th step: the roll in between is tiny, the square roots are not.
                     level2 = nx * nx + nz * nz
-                    if step & 3 == 0 and level2 > 1e-12:
+                    if step & level_mask == 0 and level2 > 1e-12:
                         inverse = 1.0 / math.sqrt(level2)
                         lx, lz = -nz * inverse, nx * inverse
                         if lx * sx + lz * sz < 0.0:
