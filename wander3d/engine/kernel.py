@@ -460,6 +460,8 @@ def advance(
         next_slot = (first_step // every + 1) % capacity if capacity > 0 else 0
 
         agent = agent_key(seed_key, i)
+        held = np.int64(-1)  # random method: the hold whose direction is in rx, ry, rz
+        rx, ry, rz = 0.0, 0.0, 0.0
         for step in range(first_step, first_step + n_steps):
             key = stream_key(agent, step)
 
@@ -524,13 +526,16 @@ def advance(
                     wx, wy, wz = direction_from_angles(used_yaw, used_pitch, hx, hy, hz, sx, sy, sz)
                 else:  # RANDOM: a fresh uniform direction every RANDOM_HOLD s.
                     hold = np.int64((step + 0.5) * random_holds)
-                    ux, uy, uz = in_unit_ball(stream_key(agent, hold))
-                    uy *= vertical
-                    u = math.sqrt(ux * ux + uy * uy + uz * uz)
-                    if u < 1e-9:  # vertical = 0 and a purely vertical draw
-                        ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
-                    gain = random_gain / u
-                    wx, wy, wz = ux * gain, uy * gain, uz * gain
+                    if hold != held:  # else the steps of one hold share its (world) direction
+                        held = hold
+                        ux, uy, uz = in_unit_ball(stream_key(agent, hold))
+                        uy *= vertical
+                        u = math.sqrt(ux * ux + uy * uy + uz * uz)
+                        if u < 1e-9:  # vertical = 0 and a purely vertical draw
+                            ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
+                        gain = random_gain / u
+                        rx, ry, rz = ux * gain, uy * gain, uz * gain
+                    wx, wy, wz = rx, ry, rz
                 # Turn the target inward on axes heading into a wall, so the agent does not
                 # head straight back out; a mirror keeps it on the sphere.
                 turned = False
