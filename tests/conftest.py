@@ -35,7 +35,7 @@ color = "#ffb000"
 max_speed = 30.0
 max_force = 50.0
 trail_length = 32
-trail_every = 1
+trail_seconds = 0.64       # a point every step of 0.02 s
 
 [groups.wander]
 method = "sphere"

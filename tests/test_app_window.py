@@ -225,6 +225,18 @@ def test_dropping_a_scene_file_opens_it(window, tmp_path):
     assert window.scene.name == "Dropped" and window.sim.count == 7
 
 
+def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
+    path = tmp_path / "heavy.toml"
+    path.write_text(
+        "[[groups]]\nname = 'slow'\ncount = 3\nmass = 4.0\nmax_force = 20.0\nmax_speed = 15.0\n",
+        encoding="utf-8",
+    )
+    assert window.open_scene(path)
+    message = window.statusBar().currentMessage()
+    assert message.startswith(f"Opened {path}. Warning: slow: turning back from max_speed 15")
+    assert "~22.5 units" in message
+
+
 def test_settings_persist_recent_files_and_geometry(make_window, small_scene, settings, tmp_path):
     window = make_window(small_scene)
     other = tmp_path / "other.toml"

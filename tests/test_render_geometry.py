@@ -115,9 +115,13 @@ def test_group_trail_mirrors_the_engine_ring(small_scene, every):
     mirror holds exactly the engine's filled slots, and a frame uploads only new samples."""
     import dataclasses
 
-    group = dataclasses.replace(small_scene.groups[0], trail_every=every)
+    dt = small_scene.dt
+    group = dataclasses.replace(
+        small_scene.groups[0], trail_seconds=small_scene.groups[0].trail_length * every * dt
+    )
     sim = Simulation(small_scene.replace(groups=(group, *small_scene.groups[1:])))
     buffer = sim.trail_buffers[0]
+    assert buffer.every == every
     mirror = RingMirror(group.count, buffer.capacity)
     trail = GroupTrail(buffer, mirror)
     trail.sync()

@@ -19,7 +19,7 @@ def trail_scene(count: int, seed: int, margin: float, size: float = 40.0) -> Sce
         max_speed=40.0,
         max_force=40.0,
         trail_length=200,
-        trail_every=1,
+        trail_seconds=200 / 60,  # one sample a step
         wander=WanderParams(method="sphere", jitter=20.0),
     )
     low, high = (-size, -size * 0.625, -size), (size, size * 0.625, size)

@@ -174,7 +174,8 @@ def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_sce
     uploads = {}
     for length in (8, 256):
         groups = tuple(
-            dataclasses.replace(g, trail_length=length, trail_every=1) for g in small_scene.groups
+            dataclasses.replace(g, trail_length=length, trail_seconds=length * small_scene.dt)
+            for g in small_scene.groups
         )
         scene = small_scene.replace(groups=groups)
         sim = Simulation(scene)

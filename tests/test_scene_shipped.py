@@ -145,7 +145,7 @@ def test_update_readme_rewrites_only_the_generated_block(tmp_path):
 def test_schema_defaults_match_the_engine_dataclasses():
     for k in schema.keys_of("groups.wander").values():
         assert getattr(WanderParams(), k.name) == k.default
-    for name in ("max_speed", "max_force", "mass", "trail_length", "trail_every"):
+    for name in ("max_speed", "max_force", "mass", "trail_length", "trail_seconds"):
         assert getattr(GroupParams(count=1), name) == schema.default("groups", name)
     assert Enclosure() == Enclosure(
         *(schema.default("enclosure", n) for n in ("min", "max", "margin"))

@@ -108,7 +108,7 @@ class SceneFiles:
         self.recent.add(path)
         self.settings.setValue("last_dir", str(path.resolve().parent))
         self._rebuild_recent_menu()
-        self.statusBar().showMessage(f"Opened {path}", 4000)
+        self._announce(f"Opened {path}")
         return True
 
     def reload_scene(self, dialog: bool = True) -> bool:
@@ -136,7 +136,7 @@ class SceneFiles:
             return False
         if not self._replace_scene(scene, keep_camera=True):
             return False
-        self.statusBar().showMessage(f"Reloaded {source.name}", 4000)
+        self._announce(f"Reloaded {source.name}")
         return True
 
     def _auto_reload(self) -> None:

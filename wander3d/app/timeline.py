@@ -198,8 +198,10 @@ class PathTracer:
         self.size = 1
 
     def _trail_fields(self, index: int, params: GroupParams) -> GroupParams:
+        # A ring of `ring` samples over `ring` steps: one sample every step.
         length = self.ring if index == self.group else 0
-        return dataclasses.replace(params, trail_length=length, trail_every=1)
+        seconds = self.ring * self.timeline.sim.dt
+        return dataclasses.replace(params, trail_length=length, trail_seconds=seconds)
 
     @property
     def points(self) -> np.ndarray:

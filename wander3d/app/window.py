@@ -19,6 +19,7 @@ from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyl
 from wander3d.engine import Simulation
 from wander3d.render import CAMERA_MODES, SimulationView
 from wander3d.scene import Scene
+from wander3d.scene.feel import scene_warnings
 
 from .actions import FlyKeys, WindowActions
 from .frame_loop import FrameLoop, edited
@@ -139,6 +140,17 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         self._show_camera_mode()
         self._show_file()
         self._show_timeline()
+        # Converted old keys, groups that cannot turn back within the margin (as `check` says).
+        self.scene_warning = " | ".join(scene_warnings(self.scene))
+        self._announce("")
+
+    def _announce(self, message: str) -> None:
+        """A status-bar message; the scene's warnings follow it and stay longer."""
+        if self.scene_warning:
+            text = f"{message}. Warning: " if message else "Warning: "
+            self.statusBar().showMessage(text + self.scene_warning, 30000)
+        elif message:
+            self.statusBar().showMessage(message, 4000)
 
     # ------------------------------------------------------------------ simulation
     # The frame loop (frame_loop.FrameLoop) runs the simulation; these wire it to the widgets.

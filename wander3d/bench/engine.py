@@ -31,7 +31,7 @@ def benchmark_scene(agents: int, seed: int = 1) -> SimpleNamespace:
     group = GroupParams(
         count=agents,
         trail_length=TRAIL_LENGTH,
-        trail_every=2,
+        trail_seconds=TRAIL_LENGTH * 2 / 60,  # a point every 2 steps
         wander=WanderParams(method="sphere"),
     )
     return SimpleNamespace(seed=seed, dt=1 / 60, enclosure=Enclosure(), groups=(group,))

@@ -54,7 +54,7 @@ def frame_scene(agents: int, trail_length: int = TRAIL_LENGTH) -> Scene:
     group = GroupParams(
         count=agents,
         trail_length=trail_length,
-        trail_every=1,
+        trail_seconds=trail_length / 60,  # a point every step
         wander=WanderParams(method="sphere"),
     )
     return Scene(name="bench", seed=1, dt=1 / 60, enclosure=Enclosure(), groups=(group,))

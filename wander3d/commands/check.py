@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from wander3d.scene import Scene, SceneError
+from wander3d.scene.feel import scene_feel, scene_warnings
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, error_line, load_scene_arg
+from .common import EXIT_BAD_INPUT, EXIT_OK, PROG, error_line, load_scene_arg
 
 NAME = "check"
 HELP = "validate scene files"
@@ -14,8 +16,10 @@ HELP = "validate scene files"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Validate scene files: one summary line per valid scene on stdout, one error line per "
-        "invalid scene on stderr. Exit status 2 if any is invalid."
+        "Validate scene files: for each valid scene a summary line and one line per group "
+        "saying what its parameters mean in seconds and degrees, on stdout; one error line per "
+        "invalid scene and a warning per group that cannot turn back within the margin, on "
+        "stderr. Exit status 2 if any is invalid."
     )
     parser.add_argument("scenes", nargs="+", metavar="SCENE", help="scene file or bundled name")
 
@@ -43,4 +47,8 @@ def main(args: argparse.Namespace) -> int:
             status = EXIT_BAD_INPUT
             continue
         print(f"{arg}: {summary(scene)}", flush=True)
+        for feel in scene_feel(scene):
+            print(f"  {feel.line()}", flush=True)
+        for warning in scene_warnings(scene):
+            print(f"{PROG}: warning: {warning}", file=sys.stderr, flush=True)
     return status

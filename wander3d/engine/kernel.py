@@ -7,17 +7,22 @@ step, draw), so a run does not depend on the thread count or on how steps are ba
 calls, and the same seed gives a bit-identical run.
 
 Per agent and step (see Simulation for the model):
-  1. containment: where the agent will be LOOKAHEAD s ahead, on axes it heads into a wall's
-     margin band, gives an inward push (ramping to full over RAMP_FRACTION of the band);
-  2. the group's wander method moves the target (random walks scale with sqrt(dt)), and the
-     target is mirrored inward on pushed axes;
+  1. containment: where the agent will be ahead, LOOKAHEAD s plus the time it needs to stop
+     heading into the wall at full force (per axis, m |v| / (2 max_force)), on axes it heads
+     into a wall's margin band, gives an inward push (ramping to full over RAMP_FRACTION of the
+     band), so heavy and fast agents start turning in time;
+  2. the group's wander method moves the target (random walks scale with sqrt(dt); the angle
+     method's pitch reverts to level with a spread set by `vertical`), and the target is
+     mirrored inward on pushed axes;
   3. steering = vector to target ("force") or desired velocity minus velocity ("desired"), up
      component scaled by `vertical`; blended with containment, which takes priority near walls;
   4. force truncated to max_force, / mass, velocity truncated to max_speed, position += v dt;
-  5. the wander direction (and, for the angle and noise methods, the side vector) is
-     parallel-transported from the old heading to the new;
-  6. an agent outside the box is reflected back (position, velocity, frame, target);
-  7. a trail point is written every `trail_every` steps into the agent's ring buffer.
+  5. the wander direction is parallel-transported from the old heading to the new; so is the
+     angle and noise methods' side vector, then pulled level (horizontal where the heading
+     allows), so their yaw and pitch keep meaning left/right and up/down;
+  6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
+  7. a trail point is written every TRAIL_EVERY steps (the simulation sets it from the
+     group's trail_seconds) into the agent's ring buffer.
 """
 
 from __future__ import annotations
@@ -49,16 +54,28 @@ SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
     TRAIL_BASE,
     FIRST_AGENT,
     GROUP_SIZE,
-) = range(17)
-PARAM_COLUMNS = 17
+    STOP_TIME,
+    PITCH_DECAY,
+    PITCH_KICK,
+) = range(20)
+PARAM_COLUMNS = 20
 
 #: Fraction of the margin band over which the containment push ramps up to full strength.
 RAMP_FRACTION = 0.25
-#: Seconds ahead at which agents look for the margin band, so fast ones start turning earlier.
+#: Seconds ahead at which agents look for the margin band, so fast ones start turning earlier;
+#: the time an agent needs to stop heading into a wall is added to it.
 LOOKAHEAD = 0.25
-#: The random method's force is white noise referred to this step (s), so that its effect on the
-#: heading is the same at any step rate.
-RANDOM_REFERENCE_DT = 1.0 / 60.0
+#: The random method draws a fresh random force every RANDOM_HOLD s (held over the steps in
+#: between), so it looks the same at any dt up to RANDOM_HOLD; at larger dt each step draws
+#: one, scaled as white noise by sqrt(RANDOM_HOLD / dt).
+RANDOM_HOLD = 1.0 / 30.0
+#: The angle method's pitch reverts to level with a stationary spread (standard deviation,
+#: radians) of `vertical` times this: at vertical 1 about the spread of directions uniform on
+#: the sphere (0.68 rad).
+PITCH_SPREAD = 0.7
+#: At most how often (s) the angle and noise methods' side vector is pulled level (every 2^k
+#: steps): parallel transport rolls it by about a degree in that time, and square roots cost.
+LEVEL_SECONDS = 0.14
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -79,6 +96,28 @@ _TINY = 1e-12
 _HALF_PI = math.pi / 2
 
 _jit = numba.njit(cache=True, fastmath=False, error_model="numpy")
+
+
+def stop_time(max_force: float, mass: float) -> float:
+    """Containment's look-ahead (s) per unit of speed into a wall: stopping from speed v at
+    max_force takes mass * v^2 / (2 max_force) units, v times this."""
+    return 0.5 * mass / max_force
+
+
+def pitch_walk(rate: float, vertical: float, dt: float) -> tuple[float, float]:
+    """(decay, kick) of the angle method's pitch per step: pitch = pitch * decay + kick * u,
+    u uniform in [-1, 1].
+
+    An Ornstein-Uhlenbeck walk, exact at any dt, with the yaw's short-term speed (variance
+    rate^2 dt / 3 a step) and a stationary spread of vertical * PITCH_SPREAD radians.
+    """
+    spread = vertical * PITCH_SPREAD
+    if rate <= 0.0:
+        return 1.0, 0.0
+    if spread <= 0.0:
+        return 0.0, 0.0
+    decay = math.exp(-dt * rate * rate / (6.0 * spread * spread))
+    return decay, spread * math.sqrt(3.0 * (1.0 - decay * decay))
 
 
 @_jit
@@ -173,10 +212,11 @@ def noise_angles(keys, phase, t, vertical, offset_yaw, offset_pitch):
 
 @_jit
 def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
-    """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in
-    [-pi/2, pi/2] so that curve plus offset needs at most one reflection."""
+    """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in [-pi, pi]
+    (wide enough to reach any pitch from any point of the curve, which spans [-pi/2, pi/2]) so
+    that curve plus offset needs at most one reflection."""
     offset_yaw = (offset_yaw + delta_yaw + math.pi) % (2.0 * math.pi) - math.pi
-    return offset_yaw, min(_HALF_PI, max(-_HALF_PI, offset_pitch + delta_pitch))
+    return offset_yaw, min(math.pi, max(-math.pi, offset_pitch + delta_pitch))
 
 
 @_jit
@@ -198,6 +238,20 @@ def noise_directions(keys, phase, t, vertical, headings, sides, out):
         yaw, pitch = noise_angles(keys[i], phase[i], t, vertical, 0.0, 0.0)
         out[i, 0], out[i, 1], out[i, 2] = direction_from_angles(
             yaw, pitch, h[0], h[1], h[2], s[0], s[1], s[2]
+        )
+
+
+@numba.njit(cache=True)
+def noise_offsets(keys, phase, t, vertical, angles):
+    """Noise offsets that put each agent's curves on its target, in place.
+
+    keys, phase: (n, 2) rows of noise state; t: noise coordinate; angles: (n, 2) the target's
+    yaw and pitch in the agent's frame on entry, the offsets (see `noise_angles`) on return.
+    """
+    for i in range(angles.shape[0]):
+        yaw, pitch = noise_angles(keys[i], phase[i], t, vertical, 0.0, 0.0)
+        angles[i, 0], angles[i, 1] = shift_offsets(
+            0.0, 0.0, angles[i, 0] - yaw, angles[i, 1] - pitch
         )
 
 
@@ -339,6 +393,7 @@ def advance(
     seek_targets,
     seek_timers,
     pending_breaks,
+    reflections,
     trail_points,
     trail_breaks,
 ):
@@ -348,14 +403,23 @@ def advance(
     seed_key: uint64 derived from the scene seed; low, high: (3,) box corners; margin: band width.
     group_index: (N,) group of each agent; params: (G, PARAM_COLUMNS) per-group table.
     State arrays are (N, 3) float64 except angles and noise_phase (N, 2) float64, noise_keys
-    (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool.
+    (N, 2) uint64, seek_timers (N,) float64, pending_breaks (N,) bool; reflections (N,) int64
+    counts the steps in which each agent was reflected at a wall.
     trail_points: (P, 3) float32 and trail_breaks: (P,) bool, every group's rings end to end;
     group g's ring is slot-major, (capacity, GROUP_SIZE) from TRAIL_BASE: sample k of agent i is
     at TRAIL_BASE + (k % capacity) * GROUP_SIZE + (i - FIRST_AGENT), so one sample of a whole
     group is contiguous (cheap to write and to upload to a GPU).
     """
     root_dt = math.sqrt(dt)
-    random_gain = math.sqrt(RANDOM_REFERENCE_DT / dt)
+    # Random method: which hold interval a step falls in (its centre, so rounding never
+    # splits an interval), and the white-noise scaling where a step is longer than a hold.
+    random_holds = min(1.0, dt / RANDOM_HOLD)
+    random_gain = math.sqrt(min(1.0, RANDOM_HOLD / dt))
+    # Pull the side level every 2^k steps, the most within LEVEL_SECONDS (a mask, not a modulo).
+    level_steps = 1
+    while 2 * level_steps * dt <= LEVEL_SECONDS:
+        level_steps *= 2
+    level_mask = level_steps - 1
     inverse_ramp = 1.0 / (margin * RAMP_FRACTION) if margin > 0.0 else 0.0
     lox, loy, loz = low[0], low[1], low[2]
     hix, hiy, hiz = high[0], high[1], high[2]
@@ -372,6 +436,9 @@ def advance(
         max_speed = params[g, MAX_SPEED]
         max_force = params[g, MAX_FORCE]
         inverse_mass = params[g, INVERSE_MASS]
+        stop_time = params[g, STOP_TIME]
+        pitch_decay = params[g, PITCH_DECAY]
+        pitch_kick = params[g, PITCH_KICK]
         method = np.int64(params[g, METHOD])
         desired = params[g, DESIRED] != 0.0
         capacity = np.int64(params[g, TRAIL_CAPACITY])
@@ -393,6 +460,8 @@ def advance(
         next_slot = (first_step // every + 1) % capacity if capacity > 0 else 0
 
         agent = agent_key(seed_key, i)
+        held = np.int64(-1)  # random method: the hold whose direction is in rx, ry, rz
+        rx, ry, rz = 0.0, 0.0, 0.0
         for step in range(first_step, first_step + n_steps):
             key = stream_key(agent, step)
 
@@ -400,9 +469,9 @@ def advance(
             ix = 0.0
             iy = 0.0
             iz = 0.0
-            ax_ = px + vx * LOOKAHEAD
-            ay_ = py + vy * LOOKAHEAD
-            az_ = pz + vz * LOOKAHEAD
+            ax_ = px + vx * (LOOKAHEAD + abs(vx) * stop_time)
+            ay_ = py + vy * (LOOKAHEAD + abs(vy) * stop_time)
+            az_ = pz + vz * (LOOKAHEAD + abs(vz) * stop_time)
             if margin > 0.0:
                 if hx < 0.0:
                     ix = min(1.0, max(0.0, (lox + margin - ax_) * inverse_ramp))
@@ -442,7 +511,7 @@ def advance(
                         wx, wy, wz = qx * inverse, qy * inverse, qz * inverse
                 elif method == ANGLE:
                     yaw += (2.0 * uniform(key, 0) - 1.0) * rate_step
-                    pitch += (2.0 * uniform(key, 1) - 1.0) * rate_step * vertical
+                    pitch = pitch * pitch_decay + (2.0 * uniform(key, 1) - 1.0) * pitch_kick
                     if yaw >= math.pi or yaw < -math.pi:
                         yaw = (yaw + math.pi) % (2.0 * math.pi) - math.pi
                     pitch = reflect_pitch(pitch)
@@ -455,14 +524,18 @@ def advance(
                         noise_keys[i], noise_phase[i], step * dt * frequency, vertical, yaw, pitch
                     )
                     wx, wy, wz = direction_from_angles(used_yaw, used_pitch, hx, hy, hz, sx, sy, sz)
-                else:  # RANDOM: a fresh uniform direction, as white noise.
-                    ux, uy, uz = in_unit_ball(key)
-                    uy *= vertical
-                    u = math.sqrt(ux * ux + uy * uy + uz * uz)
-                    if u < 1e-9:  # vertical = 0 and a purely vertical draw
-                        ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
-                    gain = random_gain / u
-                    wx, wy, wz = ux * gain, uy * gain, uz * gain
+                else:  # RANDOM: a fresh uniform direction every RANDOM_HOLD s.
+                    hold = np.int64((step + 0.5) * random_holds)
+                    if hold != held:  # else the steps of one hold share its (world) direction
+                        held = hold
+                        ux, uy, uz = in_unit_ball(stream_key(agent, hold))
+                        uy *= vertical
+                        u = math.sqrt(ux * ux + uy * uy + uz * uz)
+                        if u < 1e-9:  # vertical = 0 and a purely vertical draw
+                            ux, uy, uz, u = 1.0, 0.0, 0.0, 1.0
+                        gain = random_gain / u
+                        rx, ry, rz = ux * gain, uy * gain, uz * gain
+                    wx, wy, wz = rx, ry, rz
                 # Turn the target inward on axes heading into a wall, so the agent does not
                 # head straight back out; a mirror keeps it on the sphere.
                 turned = False
@@ -537,25 +610,28 @@ def advance(
             # 5. Carry the frame and the target with the heading.
             if moving:
                 if method == ANGLE or method == NOISE:
+                    # Only these methods read the side vector (a switch to them sets one up).
                     sx, sy, sz, wx, wy, wz = transport_pair(
                         sx, sy, sz, wx, wy, wz, hx, hy, hz, nx, ny, nz
                     )
+                    # Transport alone rolls the side away over minutes, and "yaw" and "pitch"
+                    # would stop meaning horizontal and vertical: pull it to the level side
+                    # (same sign, so it never flips), fully for a level heading, less towards
+                    # vertical, where the level side swings fast and would jerk the target.
+                    level2 = nx * nx + nz * nz
+                    if step & level_mask == 0 and level2 > 1e-12:
+                        inverse = 1.0 / math.sqrt(level2)
+                        lx, lz = -nz * inverse, nx * inverse
+                        if lx * sx + lz * sz < 0.0:
+                            lx, lz = -lx, -lz
+                        sx += level2 * (lx - sx)
+                        sy -= level2 * sy
+                        sz += level2 * (lz - sz)
+                        inverse = 1.0 / math.sqrt(sx * sx + sy * sy + sz * sz)
+                        sx, sy, sz = sx * inverse, sy * inverse, sz * inverse
                 else:
-                    # Only the angle and noise methods read the side vector; the others leave
-                    # it be (a switch to those methods draws a fresh frame).
                     wx, wy, wz = transport(wx, wy, wz, hx, hy, hz, nx, ny, nz)
                 hx, hy, hz = nx, ny, nz
-                if (method == ANGLE or method == NOISE) and step & 15 == 0:
-                    # Rotations keep the frame orthonormal but for rounding, which drifts by
-                    # about 1e-16 a step: re-orthonormalise now and then, not every step.
-                    d = sx * hx + sy * hy + sz * hz
-                    sx, sy, sz = sx - d * hx, sy - d * hy, sz - d * hz
-                    s = math.sqrt(sx * sx + sy * sy + sz * sz)
-                    if s > _TINY:
-                        inverse = 1.0 / s
-                        sx, sy, sz = sx * inverse, sy * inverse, sz * inverse
-                    else:
-                        sx, sy, sz = perpendicular(hx, hy, hz)
 
             # 6. The hard guarantee: reflect agents that left the box.
             crossed = False
@@ -576,6 +652,7 @@ def advance(
                 crossed = True
             if crossed:
                 jumped = True
+                reflections[i] += 1
                 if method == ANGLE or method == NOISE:
                     # The mirror flips the frame's handedness; re-express the target in it.
                     w = math.sqrt(wx * wx + wy * wy + wz * wz)

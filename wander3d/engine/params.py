@@ -31,11 +31,14 @@ class WanderParams:
     distance:   how far ahead of the agent the wander sphere's centre sits (units).
     radius:     the wander sphere's radius (units); with `distance` it sets how hard it can turn.
     jitter:     sphere: size of the random displacement (units/sqrt(s)); the target's direction
-                decorrelates in about (radius/jitter)^2 seconds.
-    rate:       angle: how fast the target's two angles random-walk (rad/sqrt(s)).
+                (in the agent's frame) decorrelates, to 1/e, in 5 (radius/jitter)^2 seconds.
+    rate:       angle: how fast the target's two angles random-walk (rad/sqrt(s)); its yaw
+                decorrelates, to 1/e, in 6 / rate^2 seconds. Pitch reverts to level.
     frequency:  noise: how fast the coherent noise driving the target varies (1/s).
     interval:   seek: seconds between picks of a new random point of the enclosure.
-    vertical:   0..1, scales up/down motion; 1 is isotropic, 0 keeps agents level.
+    vertical:   0..1, scales up/down motion; 1 is isotropic, 0 keeps agents level. Agents start
+                with headings from the steady state it leads to, so statistics have no
+                start-up transient.
     steering:   "force": the vector to the target is the steering force (Reynolds);
                 "desired": desired velocity towards the target at max speed, minus velocity.
     """
@@ -61,8 +64,9 @@ class GroupParams:
     max_force:      force units (mass * units/s^2); the steering is truncated to this.
     mass:           > 0; acceleration = force / mass.
     initial_speed:  units/s along a random heading; None means max_speed / 2.
-    trail_length:   trail points kept per agent; 0 disables the trail.
-    trail_every:    record a trail point every this many steps.
+    trail_length:   at most this many trail points kept per agent; 0 disables the trail.
+    trail_seconds:  how many seconds of path a trail shows, the same at any dt (see
+                    `trails.trail_layout` for the points and the steps between them).
     """
 
     count: int
@@ -73,7 +77,7 @@ class GroupParams:
     mass: float = 1.0
     initial_speed: float | None = None
     trail_length: int = 150
-    trail_every: int = 2
+    trail_seconds: float = 5.0
     wander: WanderParams = field(default_factory=WanderParams)
 
     @property

@@ -6,6 +6,11 @@ offers read-only views. The starting state is drawn from a numpy Generator seede
 scene's seed; the steps draw from a counter-based generator keyed by (seed, agent, step). Both
 make the same scene and seed give a bit-identical run, whatever the thread count and however
 steps are batched into calls.
+
+Groups with `vertical` < 1 start in their steady state: headings level out over the first
+seconds of a run (how far depends on every parameter and the box), so the starting headings
+and wander state are drawn from a short run of a sample of the group (`SETTLE_AGENTS` agents,
+`SETTLE_SECONDS`), turned about the vertical by random angles.
 """
 
 from __future__ import annotations
@@ -19,14 +24,20 @@ import numpy as np
 from . import kernel
 from .params import METHODS, Enclosure, GroupParams, SimulationSpec
 from .snapshot import Snapshot
-from .trails import TrailBuffer, TrailView
-from .vecmath import flatten_y, normalize, perpendicular, random_unit
+from .trails import TrailBuffer, TrailView, trail_layout
+from .vecmath import dot, flatten_y, normalize, perpendicular, random_unit
 
 Array = np.ndarray
 
 _WORLD_UP = np.array([0.0, 1.0, 0.0])
 _X_AXIS = np.array([1.0, 0.0, 0.0])
 _SEED_SALT = np.uint64(0x5DEECE66D)
+
+#: Agents run to measure a group's steady state (see the module's doc), and for how long: the
+#: first half settles, the second is sampled SETTLE_SNAPSHOTS times.
+SETTLE_AGENTS = 128
+SETTLE_SECONDS = 40.0
+SETTLE_SNAPSHOTS = 8
 
 
 class Simulation:
@@ -36,8 +47,10 @@ class Simulation:
     each group a contiguous block (see `group_slices`).
     """
 
-    def __init__(self, spec: SimulationSpec) -> None:
+    def __init__(self, spec: SimulationSpec, *, steady_start: bool = True) -> None:
+        """steady_start: draw groups with vertical < 1 from their steady state (see above)."""
         self.dt: float = float(spec.dt)
+        self._steady_start = steady_start
         self.seed: int = int(spec.seed)
         self.enclosure: Enclosure = spec.enclosure
         self._initial_groups: tuple[GroupParams, ...] = tuple(spec.groups)
@@ -55,18 +68,24 @@ class Simulation:
         self._seed_key = np.uint64(kernel.mix(np.uint64(self.seed) ^ _SEED_SALT))
 
         # All groups' trail rings end to end in one store, so the kernel writes them directly.
-        sizes = [g.count * g.trail_length for g in self.groups]
+        self._trail_layouts = tuple(
+            trail_layout(g.trail_length, g.trail_seconds, self.dt) for g in self.groups
+        )
+        capacities = [capacity for capacity, _ in self._trail_layouts]
+        sizes = [g.count * c for g, c in zip(self.groups, capacities, strict=True)]
         bases = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self._trail_points = np.zeros((int(bases[-1]), 3), dtype=np.float32)
         self._trail_breaks = np.zeros(int(bases[-1]), dtype=bool)
         self._trail_bases = bases[:-1]
         self._trails = tuple(
             TrailBuffer(
-                self._trail_points[a:b].reshape(g.trail_length, g.count, 3),
-                self._trail_breaks[a:b].reshape(g.trail_length, g.count),
-                g.trail_every,
+                self._trail_points[a:b].reshape(capacity, g.count, 3),
+                self._trail_breaks[a:b].reshape(capacity, g.count),
+                every,
             )
-            for g, a, b in zip(self.groups, bases[:-1], bases[1:], strict=True)
+            for g, (capacity, every), a, b in zip(
+                self.groups, self._trail_layouts, bases[:-1], bases[1:], strict=True
+            )
         )
         self._table = np.zeros((len(self.groups), kernel.PARAM_COLUMNS))
         self.reset()
@@ -89,7 +108,6 @@ class Simulation:
         self._headings = normalize(flatten_y(random_unit(rng, n), vertical), _fill(n, _X_AXIS))
         self._sides = _side_vectors(self._headings)
         start_speed = np.array([g.start_speed for g in self.groups])[self.group_index]
-        self._velocities = self._headings * start_speed[:, None]
 
         self._wander_dirs = self._headings.copy()
         self._angles = np.zeros((n, 2))
@@ -102,6 +120,12 @@ class Simulation:
         self._targets = np.zeros((n, 3))
         self._forces = np.zeros((n, 3))
         self._pending_breaks = np.zeros(n, dtype=bool)
+        self._reflections = np.zeros(n, dtype=np.int64)
+        if self._steady_start:
+            for index, g in enumerate(self.groups):
+                if g.wander.vertical < 1.0:
+                    self._settle(index)
+        self._velocities = self._headings * start_speed[:, None]
         self._place_targets()
 
         self._trail_breaks[:] = False
@@ -126,11 +150,14 @@ class Simulation:
         row[kernel.INVERSE_MASS] = 1.0 / g.mass
         row[kernel.METHOD] = METHODS.index(w.method)
         row[kernel.DESIRED] = w.steering == "desired"
-        row[kernel.TRAIL_CAPACITY] = g.trail_length
-        row[kernel.TRAIL_EVERY] = g.trail_every
+        row[kernel.TRAIL_CAPACITY], row[kernel.TRAIL_EVERY] = self._trail_layouts[index]
         row[kernel.TRAIL_BASE] = self._trail_bases[index]
         row[kernel.FIRST_AGENT] = self.group_slices[index].start
         row[kernel.GROUP_SIZE] = g.count
+        row[kernel.STOP_TIME] = kernel.stop_time(g.max_force, g.mass)
+        row[kernel.PITCH_DECAY], row[kernel.PITCH_KICK] = kernel.pitch_walk(
+            w.rate, w.vertical, self.dt
+        )
 
     def _init_method_state(self, index: int) -> None:
         """Draw the starting wander state of group `index` for its method."""
@@ -147,7 +174,10 @@ class Simulation:
             self._wander_dirs[sl] = normalize(flatten_y(random_unit(rng, n), vertical), heading)
         elif method == "angle":
             yaw = rng.uniform(-np.pi, np.pi, n)
-            pitch = np.arcsin(rng.uniform(-1.0, 1.0, n)) * vertical
+            # The pitch walk's stationary law: normal, reflected at the poles.
+            pitch = rng.normal(0.0, kernel.PITCH_SPREAD * vertical, n)
+            pitch = np.where(pitch > np.pi / 2, np.pi - pitch, pitch)
+            pitch = np.where(pitch < -np.pi / 2, -np.pi - pitch, pitch)
             self._angles[sl] = np.stack([yaw, pitch], axis=1)
             self._wander_dirs[sl] = _direction_from_angles(
                 self._angles[sl], heading, self._sides[sl]
@@ -167,6 +197,102 @@ class Simulation:
             self._seek_targets[sl] = inner_low + rng.random((n, 3)) * (inner_high - inner_low)
             self._seek_timers[sl] = rng.random(n) * self.groups[index].wander.interval
 
+    def _settle(self, index: int) -> None:
+        """Draw group `index`'s headings and wander state from its steady state, measured.
+
+        Runs SETTLE_AGENTS agents of the group in the scene's box for SETTLE_SECONDS (without
+        settling them, or trails), snapshots the second half, and gives each agent a random
+        snapshot turned about the vertical by a random angle (the walls' small preference
+        among horizontal directions is not kept). Speeds and positions are left as drawn.
+        """
+        g = self.groups[index]
+        sample = dataclasses.replace(g, count=SETTLE_AGENTS, trail_length=0)
+        spec = _Spec(
+            seed=(self.seed * 1_000_003 + index + 1) % 2**32,
+            dt=self.dt,
+            enclosure=self.enclosure,
+            groups=(sample,),
+        )
+        runner = Simulation(spec, steady_start=False)
+        half = max(1, round(SETTLE_SECONDS / 2 / self.dt))
+        runner.step(half)
+        every = max(1, half // SETTLE_SNAPSHOTS)
+        snaps: list[tuple[Array, ...]] = []
+        for _ in range(SETTLE_SNAPSHOTS):
+            runner.step(every)
+            snaps.append(
+                (runner._headings.copy(), runner._sides.copy(), runner._wander_dirs.copy(),
+                 runner._angles.copy())
+            )  # fmt: skip
+        headings, sides, wander_dirs, angles = (np.concatenate(a) for a in zip(*snaps, strict=True))
+
+        sl = self.group_slices[index]
+        rng = self._rng
+        pick = rng.integers(0, len(headings), g.count)
+        turn = rng.uniform(-np.pi, np.pi, g.count)
+        self._headings[sl] = _turn_about_y(headings[pick], turn)
+        method = g.wander.method
+        if method in ("angle", "noise"):
+            self._sides[sl] = _turn_about_y(sides[pick], turn)
+        if method in ("sphere", "random"):
+            self._wander_dirs[sl] = _turn_about_y(wander_dirs[pick], turn)
+        elif method == "angle":
+            self._angles[sl] = angles[pick]
+            self._wander_dirs[sl] = _direction_from_angles(
+                self._angles[sl], self._headings[sl], self._sides[sl]
+            )
+        elif method == "noise":
+            kernel.noise_directions(
+                self._noise_keys[sl], self._noise_phase[sl], self.time * g.wander.frequency,
+                g.wander.vertical, self._headings[sl], self._sides[sl], self._wander_dirs[sl],
+            )  # fmt: skip
+
+    def _switch_method_state(self, index: int, old: GroupParams) -> None:
+        """Start group `index`'s new method from where its target is now, so it does not jump.
+
+        From sphere, angle, noise or random the new method continues from the current wander
+        direction (the shown target stays where it is, given the same distance and radius).
+        To seek: the point sought is the shown target, clipped into the box inside the margin.
+        From seek: the wander direction points from the sphere's centre to the sought point, so
+        the target moves to the point of the wander sphere nearest it.
+        """
+        g = self.groups[index]
+        sl = self.group_slices[index]
+        n = g.count
+        heading = self._headings[sl]
+        if old.wander.method == "seek":
+            centre = self._positions[sl] + heading * g.wander.distance
+            towards = self._seek_targets[sl] - centre
+        else:
+            towards = self._wander_dirs[sl]  # not unit after the random method at large dt
+        w = normalize(towards, heading)
+        self._wander_dirs[sl] = w
+        method = g.wander.method
+        if method in ("angle", "noise"):
+            self._sides[sl] = _side_vectors(heading)
+            side = self._sides[sl]
+            up = np.cross(side, heading)
+            yaw = np.arctan2(dot(w, side), dot(w, heading))
+            pitch = np.arcsin(np.clip(dot(w, up), -1.0, 1.0))
+            self._angles[sl] = np.stack([yaw, pitch], axis=1)
+        if method == "noise":
+            rng = self._rng
+            self._noise_keys[sl] = rng.integers(0, 2**63, size=(n, 2), dtype=np.uint64)
+            self._noise_phase[sl] = rng.random((n, 2)) * 1024.0
+            # Offsets (faded over 1/frequency s) that put the curves on the current target.
+            kernel.noise_offsets(
+                self._noise_keys[sl], self._noise_phase[sl], self.time * g.wander.frequency,
+                g.wander.vertical, self._angles[sl],
+            )  # fmt: skip
+        elif method == "seek":
+            inner_low = self._low + self._margin
+            inner_high = self._high - self._margin
+            shown = self._positions[sl] + heading * old.wander.distance + w * old.wander.radius
+            if old.wander.method == "seek":
+                shown = self._seek_targets[sl]
+            self._seek_targets[sl] = np.clip(shown, inner_low, inner_high)
+            self._seek_timers[sl] = self._rng.random(n) * g.wander.interval
+
     def _place_targets(self) -> None:
         """Target points from the current positions, headings and wander directions."""
         kernel.place_targets(
@@ -177,12 +303,12 @@ class Simulation:
     def update_group(self, index: int, params: GroupParams) -> None:
         """Change group `index`'s parameters in the running simulation, from the next step.
 
-        Anything but `count`, `trail_length` and `trail_every` may change; a new method starts
-        from a freshly drawn state. Raises ValueError for the others (they need a new
-        Simulation).
+        Anything but `count`, `trail_length` and `trail_seconds` may change; a new method
+        starts from the current target (see `_switch_method_state`). Raises ValueError for the
+        others (they need a new Simulation).
         """
         old = self.groups[index]
-        for key in ("count", "trail_length", "trail_every"):
+        for key in ("count", "trail_length", "trail_seconds"):
             if getattr(params, key) != getattr(old, key):
                 raise ValueError(f"{key} cannot change in a running simulation")
         groups = list(self.groups)
@@ -191,7 +317,7 @@ class Simulation:
         self._write_params(index)
         sl = self.group_slices[index]
         if params.wander.method != old.wander.method:
-            self._init_method_state(index)
+            self._switch_method_state(index, old)
         elif params.wander.method == "noise":
             # The noise coordinate is time * frequency: keep it where it is now, or a new
             # frequency would move every agent to an unrelated point of its noise curve.
@@ -245,6 +371,7 @@ class Simulation:
             self._seek_targets,
             self._seek_timers,
             self._pending_breaks,
+            self._reflections,
             self._trail_points,
             self._trail_breaks,
         )
@@ -277,10 +404,16 @@ class Simulation:
     def wander_points(self) -> Array:
         """(N, 3) each agent's current wander target point (seek: the point it seeks).
 
-        On the wander sphere for sphere, angle and noise; the random method's white-noise
-        scaling puts its point off the sphere when dt differs from 1/60 s.
+        On the wander sphere for sphere, angle, noise, and random at dt up to 1/30 s (beyond
+        it the random method's white-noise scaling puts its point inside the sphere).
         """
         return self._targets
+
+    @property
+    def wall_reflections(self) -> Array:
+        """(N,) int64: in how many steps since the start each agent was reflected at a wall
+        (containment failed to turn it in time)."""
+        return self._reflections
 
     @property
     def wander_centers(self) -> Array:
@@ -319,7 +452,8 @@ class Simulation:
             self._positions, self._velocities, self._headings, self._sides, self._wander_dirs,
             self._angles, self._noise_keys, self._noise_phase, self._seek_targets,
             self._seek_timers, self._targets, self._forces, self._pending_breaks,
-            self.group_index, self._table, self._trail_points, self._trail_breaks,
+            self._reflections, self.group_index, self._table, self._trail_points,
+            self._trail_breaks,
         )  # fmt: skip
         return sum(a.nbytes for a in state)
 
@@ -364,6 +498,25 @@ class Simulation:
         for trail in self._trails:
             trail.restart()
             trail.sync(self.step_count)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spec:
+    """A SimulationSpec built here (for measuring a group's steady state)."""
+
+    seed: int
+    dt: float
+    enclosure: Enclosure
+    groups: tuple[GroupParams, ...]
+
+
+def _turn_about_y(v: Array, angle: Array) -> Array:
+    """(n, 3) rows turned by (n,) angles (radians) about the world up axis."""
+    c, s = np.cos(angle), np.sin(angle)
+    out = v.copy()
+    out[:, 0] = c * v[:, 0] + s * v[:, 2]
+    out[:, 2] = -s * v[:, 0] + c * v[:, 2]
+    return out
 
 
 def _fill(n: int, row: Array) -> Array:

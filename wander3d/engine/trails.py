@@ -7,6 +7,21 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def trail_layout(points: int, seconds: float, dt: float) -> tuple[int, int]:
+    """(capacity, every): a ring of `capacity` samples taken every `every` steps of `dt` s.
+
+    Covers `seconds` of path (capacity * every * dt) with at most `points` samples: exactly
+    when seconds / dt is a multiple of the steps between samples, else to within one sample.
+    A trail needing more than one sample per step keeps one per step, and fewer points.
+    points = 0 means no trail: (0, 1).
+    """
+    if points <= 0:
+        return 0, 1
+    steps = max(1.0, seconds / dt)
+    every = max(1, round(steps / points))
+    return min(points, max(1, round(steps / every))), every
+
+
 @dataclass(frozen=True)
 class TrailView:
     """A group's trail, ordered oldest to newest, ready to draw.

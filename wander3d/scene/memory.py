@@ -12,7 +12,7 @@ from pathlib import Path
 
 from wander3d.engine.params import GroupParams
 
-#: Per-agent simulation state (257 bytes in the engine today: positions, velocities,
+#: Per-agent simulation state (265 bytes in the engine today: positions, velocities,
 #: headings, frames, targets, forces, random keys...) plus the temporaries of a step.
 AGENT_STATE_BYTES = 512
 #: One trail point: float32 x, y, z plus a "line break here" flag.

@@ -66,6 +66,8 @@ class Scene:
     view:       background and what is drawn.
     source:     the file it was loaded from, or None (not compared).
     text:       that file's TOML text, or None (not compared).
+    notices:    one line per thing the file should write differently, e.g. a removed key that
+                was converted (not compared); empty for a current file.
 
     Build one with `load_scene(path)` or `Scene.from_dict(d)`, which validate; constructing the
     dataclass directly does not, so use `scene.replace(...)` to change a valid scene.
@@ -80,6 +82,7 @@ class Scene:
     view: ViewParams = field(default_factory=ViewParams)
     source: Path | None = field(default=None, compare=False)
     text: str | None = field(default=None, compare=False, repr=False)
+    notices: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_dict(
@@ -164,6 +167,7 @@ def build_scene(d: Any, source: Path | None, label: str, text: str | None) -> Sc
         view=ViewParams(**fields["view"]),
         source=source,
         text=text,
+        notices=fields["notices"],
     )
 
 

@@ -42,7 +42,7 @@ CAMERA_MODES = ("turntable", "arcball", "fly")
 MAX_COUNT = 10_000_000
 MAX_GROUPS = 256
 MAX_TRAIL_LENGTH = 100_000
-MAX_TRAIL_EVERY = 10_000
+MAX_TRAIL_SECONDS = 3600.0
 MAX_MAGNITUDE = 1e6
 MAX_NAME_LENGTH = 100
 
@@ -194,16 +194,17 @@ KEYS: tuple[Key, ...] = (
         "Starting speed along a random heading; 0 starts agents at rest. At most `max_speed`.",
         lo=0, hi=_M, default_doc="max_speed / 2"),
     Key("groups", "trail_length", INTEGER, _engine_default(_G, "trail_length"), "points",
-        "Trail points kept per agent; 0 draws no trail. Memory is count * trail_length * 13 "
-        "bytes.", lo=0, hi=MAX_TRAIL_LENGTH),
-    Key("groups", "trail_every", INTEGER, _engine_default(_G, "trail_every"), "steps",
-        "Record a trail point every this many steps: longer trails for the same memory.",
-        lo=1, hi=MAX_TRAIL_EVERY),
+        "Trail points kept per agent (at most; fewer when `trail_seconds` is shorter than one "
+        "point a step); 0 draws no trail. Memory is at most count * trail_length * 13 bytes.",
+        lo=0, hi=MAX_TRAIL_LENGTH),
+    Key("groups", "trail_seconds", FLOAT, _engine_default(_G, "trail_seconds"), "s",
+        "How much of each agent's path its trail shows, the same at any `dt` (it replaces "
+        "`trail_every`, which counted steps).", lo=0, lo_open=True, hi=MAX_TRAIL_SECONDS),
     # [groups.wander]
     Key("groups.wander", "method", CHOICE, _engine_default(_W, "method"), "",
         "sphere: Reynolds' 3D displacement on a sphere; angle: the 2D tutorials' angle "
         "jitter in 3D; noise: smooth coherent noise; seek: seek random points of the box; "
-        "random: a fresh random force each step (twitchy baseline).", choices=METHODS),
+        "random: a fresh random force every 1/30 s (twitchy baseline).", choices=METHODS),
     Key("groups.wander", "distance", FLOAT, _engine_default(_W, "distance"), "units",
         "How far ahead of the agent the wander sphere's centre sits.",
         lo=0, hi=_M, methods=_wander_methods("distance")),
@@ -211,10 +212,12 @@ KEYS: tuple[Key, ...] = (
         "Radius of the wander sphere; with `distance` it sets how hard an agent can turn.",
         lo=0, lo_open=True, hi=_M, methods=_wander_methods("radius")),
     Key("groups.wander", "jitter", FLOAT, _engine_default(_W, "jitter"), "units/√s",
-        "Size of the random displacement added to the target; turns decorrelate in about "
-        "(radius/jitter)² s.", lo=0, hi=_M, methods=_wander_methods("jitter")),
+        "Size of the random displacement added to the target; the target's direction "
+        "decorrelates (to 1/e) in 5·(radius/jitter)² s.",
+        lo=0, hi=_M, methods=_wander_methods("jitter")),
     Key("groups.wander", "rate", FLOAT, _engine_default(_W, "rate"), "rad/√s",
-        "How fast the target's two angles relative to the heading random-walk.",
+        "How fast the target's two angles relative to the heading random-walk; its yaw "
+        "decorrelates (to 1/e) in 6/rate² s, and its pitch reverts to level.",
         lo=0, hi=_M, methods=_wander_methods("rate")),
     Key("groups.wander", "frequency", FLOAT, _engine_default(_W, "frequency"), "1/s",
         "How fast the noise driving the target changes; lower is lazier.",
@@ -224,7 +227,8 @@ KEYS: tuple[Key, ...] = (
         lo=0, lo_open=True, hi=_M, methods=_wander_methods("interval")),
     Key("groups.wander", "vertical", FLOAT, _engine_default(_W, "vertical"), "",
         "Scales up/down motion: 1 turns equally in every direction, 0.2 swims like a fish, "
-        "0 stays level.", lo=0, hi=1),
+        "0 stays level. It keeps its meaning however long a run lasts, and agents start as "
+        "level as they will stay.", lo=0, hi=1),
     Key("groups.wander", "steering", CHOICE, _engine_default(_W, "steering"), "",
         "force: the vector to the target is the steering force (Reynolds); desired: a desired "
         "velocity towards the target at max_speed, steering = desired - velocity.",

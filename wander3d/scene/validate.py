@@ -43,10 +43,11 @@ _AXES = "xyz"
 
 
 class _Context:
-    """Where we are: the file label every error names."""
+    """Where we are: the file label every error names, and the notices given so far."""
 
     def __init__(self, file: str) -> None:
         self.file = file
+        self.notices: list[str] = []
 
     def error(self, key: str | None, problem: str) -> SceneError:
         return SceneError(self.file, key, problem)
@@ -258,9 +259,40 @@ def _read_wander(ctx: _Context, value: Any, path: str) -> WanderParams:
     return WanderParams(**_read_table(ctx, d, "groups.wander", path, applicable))
 
 
-def _read_group(ctx: _Context, value: Any, index: int) -> GroupParams:
+#: A key older scene files have, read once more to convert it (not in the docs' table).
+_TRAIL_EVERY = Key("groups", "trail_every", INTEGER, None, "steps", "", lo=1, hi=10_000)
+
+
+def _convert_trail_every(ctx: _Context, d: Mapping[Any, Any], path: str, dt: float) -> Any:
+    """`d` with the removed `trail_every` (steps) turned into `trail_seconds`, and a notice.
+
+    Unambiguous: the old trail covered trail_length * trail_every * dt seconds.
+    """
+    if not isinstance(d, Mapping) or "trail_every" not in d:
+        return d
+    key = f"{path}.trail_every"
+    every = _integer(ctx, _TRAIL_EVERY, d["trail_every"], key)
+    if "trail_seconds" in d:
+        raise ctx.error(key, "replaced by trail_seconds; give only trail_seconds")
+    out = {k: v for k, v in d.items() if k != "trail_every"}
+    length_key = schema.key("groups", "trail_length")
+    length = length_key.default
+    if "trail_length" in d:
+        length = read_value(ctx, length_key, d["trail_length"], f"{path}.trail_length")
+    if length > 0:
+        seconds = min(length * every * dt, schema.MAX_TRAIL_SECONDS)
+        out["trail_seconds"] = seconds
+        ctx.notices.append(
+            f"{ctx.file}: {key}: trails are set in seconds now, the same at any dt; read as "
+            f"trail_seconds = {seconds:.4g} ({length} points every {every} steps of "
+            f"{dt:.4g} s): write that instead"
+        )
+    return out
+
+
+def _read_group(ctx: _Context, value: Any, index: int, dt: float) -> GroupParams:
     path = f"groups[{index}]"
-    d = _table(ctx, value, path, "groups")
+    d = _table(ctx, _convert_trail_every(ctx, value, path, dt), path, "groups")
     for k in schema.keys_of("groups").values():
         if k.required and k.name not in d:
             raise ctx.error(f"{path}.{k.name}", f"missing: every group needs a {k.name}")
@@ -278,7 +310,7 @@ def _read_group(ctx: _Context, value: Any, index: int) -> GroupParams:
     return GroupParams(wander=wander, **fields)
 
 
-def _read_groups(ctx: _Context, value: Any) -> tuple[GroupParams, ...]:
+def _read_groups(ctx: _Context, value: Any, dt: float) -> tuple[GroupParams, ...]:
     if isinstance(value, Mapping):
         raise ctx.error("groups", "expected an array of tables written [[groups]], got [groups]")
     if not isinstance(value, list | tuple):
@@ -287,7 +319,7 @@ def _read_groups(ctx: _Context, value: Any) -> tuple[GroupParams, ...]:
         raise ctx.error("groups", "a scene needs at least one [[groups]] table with a count")
     if len(value) > MAX_GROUPS:
         raise ctx.error("groups", f"too many groups ({len(value)}, at most {MAX_GROUPS})")
-    groups = tuple(_read_group(ctx, g, i) for i, g in enumerate(value))
+    groups = tuple(_read_group(ctx, g, i, dt) for i, g in enumerate(value))
     seen: dict[str, int] = {}
     for i, g in enumerate(groups):
         if g.name in seen:
@@ -337,6 +369,7 @@ def parse_scene(data: Any, file: str, default_name: str) -> dict[str, Any]:
     """Check a parsed scene document; return the fields of a `Scene` (camera and view as dicts).
 
     `file` is the label errors name; `default_name` the scene name when [scene] has none.
+    "notices" lists what was read but should be written differently (removed keys, converted).
     Raises SceneError, and only SceneError, for anything invalid.
     """
     ctx = _Context(file)
@@ -356,13 +389,15 @@ def parse_scene(data: Any, file: str, default_name: str) -> dict[str, Any]:
         ctx, _table(ctx, data.get("camera", {}), "camera", "camera"), "camera", "camera"
     )
     view = _read_table(ctx, _table(ctx, data.get("view", {}), "view", "view"), "view", "view")
-    groups = _read_groups(ctx, data["groups"])
+    dt = scene.get("dt", schema.default("scene", "dt"))
+    groups = _read_groups(ctx, data["groups"], dt)
     return {
         "name": scene.get("name", default_name),
         "seed": scene.get("seed", schema.default("scene", "seed")),
-        "dt": scene.get("dt", schema.default("scene", "dt")),
+        "dt": dt,
         "enclosure": enclosure,
         "groups": groups,
         "camera": camera,
         "view": view,
+        "notices": tuple(ctx.notices),
     }

@@ -1,0 +1,192 @@
+"""What a group's parameters mean in seconds, degrees and units, before anyone runs it.
+
+`scene_feel(scene)` returns one `GroupFeel` per group: how long its turns last (the 1/e time
+of its wander target's direction in the agent's frame), its sharpest sustained turn, and how
+far it travels while turning back from a wall at full speed, with warnings where the margin
+is too thin for that. `wander3d check` prints `GroupFeel.line()`; the app shows the warnings.
+Tests measure every number stated here on the engine (tests/test_scene_feel.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from wander3d.engine.kernel import LOOKAHEAD, PITCH_SPREAD, RAMP_FRACTION, RANDOM_HOLD
+from wander3d.engine.params import Enclosure, GroupParams
+
+_INVERSE_E = math.exp(-1.0)
+
+
+@dataclass(frozen=True)
+class GroupFeel:
+    """One group's parameters in words and numbers.
+
+    name, method:     the group's.
+    decorrelation_s:  seconds for the target's direction (in the agent's frame) to lose its
+                      memory to 1/e; None where the method has no such time (noise, seek, random).
+    rhythm:           what sets the method's pace in words, e.g. "noise time scale 3.3 s".
+    sharpest_turn:    the fastest sustained horizontal turn at full speed, degrees/s; None when
+                      the agent can turn on the spot (its target can be behind it).
+    turn_back:        units travelled towards a wall while turning back from it at max_speed
+                      with max_force: mass * max_speed^2 / (2 max_force).
+    margin:           the enclosure's margin (units).
+    warnings:         one line per problem (e.g. turning back needs more than the margin).
+    """
+
+    name: str
+    method: str
+    decorrelation_s: float | None
+    rhythm: str
+    sharpest_turn: float | None
+    turn_back: float
+    margin: float
+    warnings: tuple[str, ...]
+
+    def line(self) -> str:
+        """E.g. "wanderers (sphere): turns decorrelate in ~7.2 s, sharpest turn ~96 deg/s, ..."."""
+        parts = []
+        if self.decorrelation_s is not None:
+            parts.append(f"turns decorrelate in ~{self.decorrelation_s:.3g} s")
+        if self.rhythm:
+            parts.append(self.rhythm)
+        if self.sharpest_turn is None:
+            parts.append("can turn on the spot")
+        else:
+            parts.append(f"sharpest turn ~{self.sharpest_turn:.3g} deg/s")
+        parts.append(f"needs {self.turn_back:.3g} units to turn back (margin {self.margin:g})")
+        return f"{self.name} ({self.method}): " + ", ".join(parts)
+
+
+def sphere_decorrelation(radius: float, jitter: float) -> float | None:
+    """Sphere method: 1/e time (s) of the target's direction, 5 (radius/jitter)^2.
+
+    A displacement uniform in a ball of radius a has per-axis variance a^2/5, so the unit
+    target diffuses on its sphere with D = jitter^2 / (10 radius^2), and its autocorrelation
+    exp(-2 D t) falls to 1/e at 1 / (2 D). None when jitter is 0 (it never changes).
+    """
+    return None if jitter <= 0.0 else 5.0 * (radius / jitter) ** 2
+
+
+def angle_decorrelation(rate: float, vertical: float) -> float | None:
+    """Angle method: 1/e time (s) of the target's direction in the agent's frame.
+
+    Yaw steps are uniform with variance rate^2 dt / 3, so E cos(yaw change) = exp(-rate^2 t/6);
+    pitch is Gaussian with spread s = vertical * PITCH_SPREAD and correlation exp(-theta t),
+    theta = rate^2 / (6 s^2), which gives E cos p cos p' = exp(-s^2) cosh(s^2 rho) and
+    E sin p sin p' = exp(-s^2) sinh(s^2 rho). Solved for 1/e by bisection (the pitch's
+    reflection at the poles is left out: under 3% of the time even at vertical 1).
+    None when rate is 0.
+    """
+    if rate <= 0.0:
+        return None
+    spread2 = (vertical * PITCH_SPREAD) ** 2
+
+    def correlation(t: float) -> float:
+        yaw = math.exp(-rate * rate * t / 6.0)
+        if spread2 == 0.0:
+            return yaw
+        rho = math.exp(-t * rate * rate / (6.0 * spread2))
+        base = math.exp(-spread2)
+        return base * (math.cosh(spread2 * rho) * yaw + math.sinh(spread2 * rho))
+
+    lo, hi = 0.0, 6.0 / (rate * rate)
+    while correlation(hi) > _INVERSE_E:
+        hi *= 2.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if correlation(mid) > _INVERSE_E else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def sharpest_turn(g: GroupParams) -> float | None:
+    """The fastest sustained horizontal turn at full speed (degrees/s), or None: on the spot.
+
+    force steering: the force is the vector to the target, (distance + radius cos a) ahead and
+    radius sin a aside, truncated to max_force; the speed stays max_speed (the forward part is
+    positive when radius < distance), so the turn rate is the largest sideways force / (mass *
+    max_speed). desired steering: in a steady turn towards a target at angle a the speed is
+    max_speed cos a and the (sideways) steering min(max_speed sin a, max_force), largest at
+    sin a = radius / distance. seek: a target anywhere: the full max_force aside (force), or on
+    the spot (desired).
+    """
+    w = g.wander
+    speed, force, mass = g.max_speed, g.max_force, g.mass
+    if w.method == "seek":
+        return None if w.steering == "desired" else math.degrees(force / (mass * speed))
+    if w.radius >= w.distance:
+        return None
+    if w.steering == "desired":
+        s = w.radius / w.distance
+        return math.degrees(min(speed * s, force) / (mass * speed * math.sqrt(1.0 - s * s)))
+    a = np.linspace(0.0, math.pi, 3601)
+    ahead = w.distance + w.radius * np.cos(a)
+    aside = w.radius * np.sin(a)
+    scale = np.minimum(1.0, force / np.hypot(ahead, aside))
+    return math.degrees(float(np.max(aside * scale)) / (mass * speed))
+
+
+def turn_back_distance(g: GroupParams) -> float:
+    """Units travelled into a wall while stopping from max_speed at max_force: m v^2 / (2 F)."""
+    return g.mass * g.max_speed**2 / (2.0 * g.max_force)
+
+
+def group_feel(g: GroupParams, enclosure: Enclosure) -> GroupFeel:
+    """What group `g` feels like in `enclosure` (see GroupFeel)."""
+    w = g.wander
+    decorrelation = None
+    rhythm = ""
+    if w.method == "sphere":
+        decorrelation = sphere_decorrelation(w.radius, w.jitter)
+    elif w.method == "angle":
+        decorrelation = angle_decorrelation(w.rate, w.vertical)
+    elif w.method == "noise":
+        rhythm = f"noise time scale {1.0 / w.frequency:.3g} s"
+    elif w.method == "seek":
+        rhythm = f"a new point every {w.interval:g} s"
+    else:
+        rhythm = f"a fresh random force every {RANDOM_HOLD:.3g} s"
+    turn_back = turn_back_distance(g)
+    margin = enclosure.margin
+    warnings = []
+    if turn_back > margin:
+        # Containment looks ahead by the distance it needs, so it starts turning the agents
+        # this far from a wall, outside the margin band.
+        reach = margin * (1.0 - RAMP_FRACTION) + g.max_speed * LOOKAHEAD + turn_back
+        half = min(b - a for a, b in zip(enclosure.min, enclosure.max, strict=True)) / 2
+        text = (
+            f"{g.name}: turning back from max_speed {g.max_speed:g} needs ~{turn_back:.3g} "
+            f"units (mass * max_speed^2 / (2 max_force)), more than the margin "
+            f"{margin:g}: containment starts turning it up to {reach:.3g} units from a wall"
+        )
+        if turn_back > half:
+            text += (
+                f"; that is more than half the box's smallest extent ({half:g}), so it cannot "
+                "always turn in time: expect wall reflections"
+            )
+        warnings.append(text + "; raise max_force or margin, or lower max_speed or mass")
+    return GroupFeel(
+        name=g.name,
+        method=w.method,
+        decorrelation_s=decorrelation,
+        rhythm=rhythm,
+        sharpest_turn=sharpest_turn(g),
+        turn_back=turn_back,
+        margin=margin,
+        warnings=tuple(warnings),
+    )
+
+
+def scene_feel(scene: object) -> tuple[GroupFeel, ...]:
+    """`group_feel` of every group of a scene (anything with `enclosure` and `groups`)."""
+    enclosure: Enclosure = scene.enclosure  # type: ignore[attr-defined]
+    groups: tuple[GroupParams, ...] = scene.groups  # type: ignore[attr-defined]
+    return tuple(group_feel(g, enclosure) for g in groups)
+
+
+def scene_warnings(scene: object) -> list[str]:
+    """Every warning about a scene: converted old keys first, then each group's feel."""
+    notices = list(getattr(scene, "notices", ()))
+    return notices + [w for f in scene_feel(scene) for w in f.warnings]
