@@ -128,11 +128,16 @@ def test_no_gaps_where_a_trail_turns(make_view):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
-    view = make_view(trail_scene(count=1, seed=seed, margin=2.0), steps=400, trails_only=True)
+    # No margin: containment would turn the agent before the wall (it does, with any margin
+    # it can turn within), and this test needs it to reach the wall and be reflected.
+    view = make_view(trail_scene(count=1, seed=seed, margin=0.0), steps=400, trails_only=True)
     assert not view.sim.trails(0).connected[0, -190:].all()  # a reflection in the drawn part
     reference = lit(draw(view, "reference"))
     optimised = lit(draw(view, "lod"))
-    assert pieces(reference) == pieces(optimised) == 2
+    # The full-detail drawing is broken at the reflections (two close together, or one near
+    # an end, can look like one break), and the optimised one is broken just the same.
+    assert pieces(reference) >= 2
+    assert pieces(optimised) == pieces(reference)
     # ...with the gap no longer than one joined segment.
     assert optimised.sum() >= 0.85 * reference.sum()
 
