@@ -82,7 +82,7 @@ def test_check_prints_each_groups_feel_and_warns(tmp_path, capsys):
     )
     assert cli.main(["check", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert "  slow (sphere): turns decorrelate in ~7.2 s, sharpest turn ~" in out
+    assert "  slow (sphere): turns decorrelate in ~7.2 s, sharpest wander turn ~" in out
     assert "needs 22.5 units to turn back (margin 15)" in out
     assert err.startswith("wander3d: warning: slow: turning back from max_speed 15 needs ~22.5")
 

@@ -46,7 +46,9 @@ class GroupFeel:
     warnings: tuple[str, ...]
 
     def line(self) -> str:
-        """E.g. "wanderers (sphere): turns decorrelate in ~7.2 s, sharpest turn ~96 deg/s, ..."."""
+        """E.g. "wanderers (sphere): turns decorrelate in ~7.2 s, sharpest wander turn ~17 deg/s
+        at full speed, ...". The wander's own limit: containment at a wall turns harder (up to
+        max_force sideways), so a measured mean turn rate can exceed it."""
         parts = []
         if self.decorrelation_s is not None:
             parts.append(f"turns decorrelate in ~{self.decorrelation_s:.3g} s")
@@ -55,7 +57,7 @@ class GroupFeel:
         if self.sharpest_turn is None:
             parts.append("can turn on the spot")
         else:
-            parts.append(f"sharpest turn ~{self.sharpest_turn:.3g} deg/s")
+            parts.append(f"sharpest wander turn ~{self.sharpest_turn:.3g} deg/s at full speed")
         parts.append(f"needs {self.turn_back:.3g} units to turn back (margin {self.margin:g})")
         return f"{self.name} ({self.method}): " + ", ".join(parts)
 
