@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import itertools
 import json
 import random
 import re
@@ -118,8 +119,8 @@ def main(argv: list[str]) -> int:
 
     probe = Probe()
     app.installEventFilter(probe)
-    frames: list[float] = []
-    window.view.canvas.events.draw.connect(lambda e: frames.append(time.perf_counter()))
+    frames: list[int] = []  # the stride of each frame drawn
+    window.view.canvas.events.draw.connect(lambda e: frames.append(window.view.agent_stride))
 
     stop = threading.Event()
 
@@ -174,6 +175,9 @@ def main(argv: list[str]) -> int:
         "max_ms": max(ms) if ms else None,
         "fps": (marks["end_frames"] - marks["frames"]) / elapsed,
         "steps_per_s": (marks["end_step"] - marks["step"]) / elapsed,
+        "stride_changes": sum(
+            a != b for a, b in itertools.pairwise(frames[marks["frames"] : marks["end_frames"]])
+        ),
         "status": window.status_label.text(),
     }
     print(json.dumps(result, indent=1))

@@ -209,9 +209,11 @@ class DrawStride:
                 stride = self.max_stride(agents)
             else:
                 stride = max(1, math.ceil(agents * per_agent / room))
-            # At least one step in the direction asked: the line may be off (noise, trails
-            # just turned on), the measurements are not.
-            stride = max(stride, self.stride + 1) if slow else min(stride, self.stride - 1)
+            # Only in the direction asked; growing by at least one step, since the line may
+            # be off (trails just turned on) while the measurements are not. (When the line
+            # holds a stride back on fast frames, it gives way once the history holds that
+            # stride's frames only.)
+            stride = max(stride, self.stride + 1) if slow else min(stride, self.stride)
             self._set(min(stride, self.max_stride(agents)))
         return self.stride
 
