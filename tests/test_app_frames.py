@@ -11,6 +11,25 @@ from PyQt6.QtCore import QTimer
 
 from wander3d.app.frame_loop import MAX_FRAME_GAP
 from wander3d.engine import Simulation
+from wander3d.render import SimulationView
+from wander3d.scene import load_scene
+
+#: Enough agents for the stride to have room (1 in up to 6), few enough to step fast.
+CROWD_SCENE = """
+[scene]
+name = "Crowd"
+seed = 5
+dt = 0.02
+
+[enclosure]
+min = [-60, -30, -60]
+max = [60, 30, 60]
+
+[[groups]]
+name = "crowd"
+count = 30000
+trail_length = 0
+"""
 
 
 def _idle(window, qtbot) -> None:
@@ -177,3 +196,31 @@ def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):
     assert "°/s" in window.timeline_bar.scale_label.text()
     window.select_agent(None)
     qtbot.waitUntil(lambda: not window.view.path.visible, timeout=3000)
+
+
+def test_a_slow_draw_thins_out_the_agents_and_fast_frames_bring_them_back(
+    make_window, qtbot, monkeypatch, tmp_path
+):
+    # A renderer that takes `cost` ms per agent drawn: 90 ms for all 30,000 at first.
+    cost = [3e-3]
+    original = SimulationView._draw_end
+
+    def _draw_end(view, event):  # by this name: vispy calls a bound method by its name
+        original(view, event)
+        view.last_draw_ms = cost[0] * view.agents.drawn
+
+    monkeypatch.setattr(SimulationView, "_draw_end", _draw_end)
+    path = tmp_path / "crowd.toml"
+    path.write_text(CROWD_SCENE, encoding="utf-8")
+    window = make_window(load_scene(path))
+    view = window.view
+    window.select_agent(5)
+    qtbot.waitUntil(lambda: view.agent_stride > 1, timeout=10000)
+    # 1 in 4 fits the 40 ms budget (22.5 ms); 1 in 3 (30 ms) would miss its 28 ms aim.
+    qtbot.waitUntil(lambda: view.agent_stride == 4, timeout=5000)
+    assert view.agents.drawn == 7500 + 1  # the selected agent too
+    qtbot.waitUntil(lambda: "drawing 1 in 4 agents" in window.status_label.text(), timeout=3000)
+    cost[0] = 1e-4  # a fast renderer: every agent again
+    qtbot.waitUntil(lambda: view.agent_stride == 1, timeout=10000)
+    qtbot.waitUntil(lambda: "drawing" not in window.status_label.text(), timeout=3000)
+    assert view.agents.drawn == 30000

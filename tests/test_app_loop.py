@@ -1,12 +1,24 @@
-"""The frame loop's arithmetic (no Qt): display clock, interpolation, time caps, speed meter."""
+"""The frame loop's arithmetic (no Qt): display clock, interpolation, time caps, speed meter,
+the stride of agents drawn."""
 
 from __future__ import annotations
 
 import itertools
+import math
 
+import numpy as np
 import pytest
 
-from wander3d.app.loop import FrameClock, FrameStats, SpeedMeter, WorkBudget
+from wander3d.app.loop import (
+    DRAW_BUDGET_MS,
+    MIN_DRAWN,
+    STRIDE_RELEASE,
+    DrawStride,
+    FrameClock,
+    FrameStats,
+    SpeedMeter,
+    WorkBudget,
+)
 
 
 def _run(clock: FrameClock, frame: float, seconds: float, lag: float = 0.1) -> tuple[int, list]:
@@ -87,3 +99,70 @@ def test_frame_stats_average_over_the_window():
     assert stats.sim_ms == pytest.approx(2.0)
     assert stats.draw_ms == pytest.approx(2.0)
     assert FrameStats().fps == 0.0
+
+
+def _draw(policy: DrawStride, agents: int, cost, frames: int) -> list[tuple[int, float]]:
+    """Feed `frames` frames whose drawing takes cost(agents drawn) ms; (stride, ms) each."""
+    out = []
+    for _ in range(frames):
+        ms = cost(math.ceil(agents / policy.stride))
+        out.append((policy.stride, ms))
+        policy.record(ms, agents)
+    return out
+
+
+@pytest.mark.parametrize("fixed", [0.0, 8.0, 20.0])
+def test_a_slow_draw_engages_a_stride_that_fits_the_budget_and_holds_it(fixed):
+    # A million agents at 1.4 us each (a software renderer), on top of a fixed cost.
+    policy = DrawStride()
+    frames = _draw(policy, 1_000_000, lambda n: fixed + 1.4e-3 * n, 60)
+    assert frames[0] == (1, pytest.approx(fixed + 1400.0))
+    settled = frames[12:]
+    assert len({stride for stride, _ in settled}) == 1  # no more changes
+    stride, ms = settled[-1]
+    # Within the budget, and not needlessly coarse: a smaller stride would not fit.
+    assert STRIDE_RELEASE * DRAW_BUDGET_MS <= ms <= DRAW_BUDGET_MS
+    assert fixed + 1.4e-3 * math.ceil(1_000_000 / (stride - 8)) > 0.7 * DRAW_BUDGET_MS
+
+
+def test_a_fixed_cost_over_the_budget_gives_the_largest_stride_not_more():
+    policy = DrawStride()
+    frames = _draw(policy, 1_000_000, lambda n: 50.0 + 1e-3 * n, 40)
+    assert frames[-1][0] == policy.max_stride(1_000_000) == 1_000_000 // MIN_DRAWN
+
+
+def test_fast_frames_give_every_agent_back():
+    policy = DrawStride()
+    _draw(policy, 200_000, lambda n: 2.0 + 1e-3 * n, 30)
+    assert policy.stride > 1
+    frames = _draw(policy, 200_000, lambda n: 2.0 + 1e-5 * n, 30)  # e.g. trails turned off
+    assert frames[-1][0] == 1
+    assert sum(1 for (a, _), (b, _) in itertools.pairwise(frames) if a != b) <= 3
+
+
+def test_small_scenes_and_single_slow_frames_never_stride():
+    policy = DrawStride()
+    _draw(policy, MIN_DRAWN, lambda n: 500.0, 20)  # slow, but too few agents to thin out
+    assert policy.stride == 1
+    policy = DrawStride()
+    hiccups = iter([10.0, 10.0, 300.0, 10.0, 10.0, 300.0, 10.0] * 5)
+    _draw(policy, 100_000, lambda n: next(hiccups), 35)
+    assert policy.stride == 1
+
+
+def test_noisy_frames_settle_without_oscillating():
+    rng = np.random.default_rng(7)
+    policy = DrawStride()
+    frames = _draw(policy, 1_000_000, lambda n: (6.0 + 1.2e-3 * n) * rng.uniform(0.8, 1.2), 300)
+    changes = [i for i, ((a, _), (b, _)) in enumerate(itertools.pairwise(frames)) if a != b]
+    assert len(changes) <= 8 and changes[-1] < 60
+    assert max(ms for _, ms in frames[60:]) <= 1.2 * DRAW_BUDGET_MS
+
+
+def test_a_new_scene_keeps_about_as_many_agents_drawn():
+    policy = DrawStride()
+    _draw(policy, 1_000_000, lambda n: 1.4e-3 * n, 30)
+    drawn = 1_000_000 // policy.stride
+    policy.rescale(1_000_000, 500_000)
+    assert 500_000 // policy.stride == pytest.approx(drawn, rel=0.1)
+    assert policy.rescale(500_000, 300) == 1  # a small scene is drawn whole at once

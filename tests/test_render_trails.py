@@ -158,3 +158,21 @@ def test_trails_draw_in_a_multisampled_canvas(qtbot):
         assert lit(view.render().astype(int)).mean() > 0.01
     finally:
         view.close()
+
+
+def test_a_stride_draws_the_trails_of_the_agents_it_draws(make_view):
+    view = make_view(trail_scene(count=90, seed=3, margin=6.0), steps=300, trails_only=True)
+    view.select(7)  # the selected agent keeps its trail
+    whole = draw(view, "lod")
+    segments = view.trails.last_segments
+    view.set_agent_stride(3)
+    strided = draw(view, "lod")
+    node = view.trails.groups[0].node
+    assert node.drawn_agents == 31  # rows 0, 3, ... 87 and 7
+    assert view.trails.last_segments == segments // 90 * 31
+    # Fewer trails (a third, crossing each other less), each where it was: the strided
+    # picture's lines are the whole one's.
+    assert 0.2 < lit(strided).sum() / lit(whole).sum() < 0.7
+    assert np.mean(lit(strided) & ~lit(whole)) < 0.001
+    view.set_agent_stride(1)
+    np.testing.assert_array_equal(draw(view, "lod"), whole)

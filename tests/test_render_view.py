@@ -112,6 +112,39 @@ def test_pick_finds_the_agent_at_its_projected_position(gl_view):
     assert gl_view.pick(*xy[agent]) != agent
 
 
+def test_a_stride_draws_every_kth_agent_of_each_group_and_the_selected_one(gl_view):
+    view = gl_view
+    view.set_trails_visible(False)
+    view.sim.step(10)
+    pos = view.sim.positions.astype(np.float32)
+    vel = view.sim.velocities.astype(np.float32)
+    view.select(4)
+    view.move_agents(pos, vel)
+    whole = view.render()
+    view.set_agent_stride(3)
+    assert view.agent_stride == 3
+    strided = view.render()
+    # Groups of 40 and 20: rows 0, 3, ... 39 and 0, 3, ... 18 of each, and agent 4.
+    drawn = np.r_[np.arange(0, 40, 3), 4, 40 + np.arange(0, 20, 3)]
+    assert view.agents.drawn == len(drawn) == 22
+    # The same picture as every agent drawn with each one left out stacked exactly on its
+    # group's first agent (drawn anyway; the depth test keeps the first of equal fragments).
+    stacked_pos, stacked_vel = pos.copy(), vel.copy()
+    for sl in view.sim.group_slices:
+        left_out = np.setdiff1d(np.arange(sl.start, sl.stop), drawn)
+        stacked_pos[left_out], stacked_vel[left_out] = pos[sl.start], vel[sl.start]
+    view.set_agent_stride(1)
+    view.move_agents(stacked_pos, stacked_vel)
+    np.testing.assert_array_equal(view.render(), strided)
+    assert np.abs(whole.astype(int) - strided).sum() > 0  # leaving agents out shows
+    # Only drawn agents can be picked.
+    view.move_agents(pos, vel)
+    xy, _ = view.project(pos)
+    assert view.pick(*xy[1], radius=0.5) == 1
+    view.set_agent_stride(3)
+    assert view.pick(*xy[1], radius=0.5) is None and view.pick(*xy[3], radius=0.5) == 3
+
+
 def test_debug_overlay_for_the_selected_agent(gl_view):
     gl_view.sim.step(5)
     gl_view.update()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from wander3d.render.trail_plan import (
+    CHUNK,
     LEVELS,
     MAX_SAGITTA_PX,
     choose_level,
@@ -116,3 +117,27 @@ def test_level_flags_say_whether_a_reflection_happened_within_each_stride():
         for level in range(LEVELS):
             window = breaks[max(0, j - (1 << level) + 1) : j + 1]
             np.testing.assert_array_equal(flags[j] >> level & 1, window.any(axis=0))
+
+
+@pytest.mark.parametrize("capacity", [5, 37, 130])
+def test_index_buffers_for_some_agents_are_the_full_ones_filtered_prefix_by_prefix(capacity):
+    # A stride draws some agents' trails only: their segments, in the same order, so that
+    # the prefix a draw call takes (segments per agent x agents) covers the same samples.
+    n, agents = 11, np.array([0, 3, 4, 9])
+    for level in range(LEVELS):
+        full = index_buffers(n, capacity, level)
+        some = index_buffers(n, capacity, level, agents)
+        for kind in ("chunks", "blocks", "wrap"):
+            pairs = full[kind].reshape(-1, 2)
+            per_agent = len(pairs) // n
+            # Draws take whole chunks of "chunks" (agent by agent inside one).
+            for count in range(0, per_agent + 1, CHUNK if kind == "chunks" else 1):
+                prefix = pairs[: count * n]
+                expected = prefix[np.isin(prefix[:, 0] % n, agents)]
+                np.testing.assert_array_equal(
+                    some[kind][: 2 * count * len(agents)].reshape(-1, 2), expected
+                )
+    for span in (1, 3):
+        pairs = partial_indices(n, span).reshape(-1, 2)
+        some = partial_indices(n, span, agents).reshape(-1, 2)
+        np.testing.assert_array_equal(some, pairs[agents])

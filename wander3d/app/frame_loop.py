@@ -9,6 +9,8 @@ the simulation) and asks it for the steps the next frame will need, capped by ti
 (`WorkBudget`). The GUI thread never waits for the engine: every change to the simulation
 (steps, edits, seeks, resets) is a job for the worker, run in order. When the engine cannot
 keep up, the display clock holds back (`MAX_LAG`) and the status bar says the speed reached.
+When drawing every agent of a huge scene takes longer than a frame's budget (a software
+renderer), only 1 agent in k is drawn (`DrawStride`), and the status bar says so.
 
 The timeline (see `timeline.py`) records the run so the user can seek in it; the selected
 agent's whole path is traced on the worker between steps.
@@ -30,7 +32,7 @@ from wander3d.engine import GroupParams, Simulation
 from wander3d.render import SimulationView
 from wander3d.render.path import path_measures
 
-from .loop import MAX_LAG, SPEEDS, FrameClock, FrameStats, SpeedMeter, WorkBudget
+from .loop import MAX_LAG, SPEEDS, DrawStride, FrameClock, FrameStats, SpeedMeter, WorkBudget
 from .timeline import TRACE_MAX_AGENTS, PathTracer, Timeline
 from .worker import Worker
 
@@ -112,6 +114,7 @@ class FrameLoop(QObject):
         self.stats = FrameStats()
         self.budget = WorkBudget()
         self.meter = SpeedMeter()
+        self.draw_stride = DrawStride()
         self.path_on = False
         self.path_measure = "speed"
         self._generation = 0
@@ -172,6 +175,8 @@ class FrameLoop(QObject):
 
     def set_simulation(self, sim: Simulation) -> None:
         """Run `sim` from now on (a new or reloaded scene); work for the old one is dropped."""
+        old_count = self._run.sim.count if self._generation else sim.count
+        self.view.set_agent_stride(self.draw_stride.rescale(old_count, sim.count))
         self._generation += 1
         self._run = _Run(self._generation, sim, Timeline(sim))
         self._pending.clear()
@@ -443,6 +448,15 @@ class FrameLoop(QObject):
 
     def _drawn(self, event) -> None:
         self.stats.frame(time.perf_counter(), self.view.last_draw_ms)
+        stride = self.draw_stride.record(self.view.last_draw_ms, self.sim.count)
+        if stride != self.view.agent_stride:
+            # Not from inside the draw: the new subset is uploaded for the next frame.
+            QTimer.singleShot(0, self._apply_stride)
+
+    def _apply_stride(self) -> None:
+        self.view.set_agent_stride(self.draw_stride.stride)
+        self._drawn_key = None
+        self._show_status()
 
     def status_text(self) -> str:
         """The status bar's figures: step, time, agents, frame rate, costs, speed."""
@@ -452,10 +466,12 @@ class FrameLoop(QObject):
         if self.running and reached is not None and reached < SLOW_FRACTION * self.speed:
             speed = f"x{reached:.2g} of real time (asked x{self.speed:g})"
         state = "" if self.running else "  ·  paused"
+        stride = self.view.agent_stride
+        subset = f"  ·  drawing 1 in {stride} agents to stay responsive" if stride > 1 else ""
         return (
             f"step {self._step:,}  ·  t {self._step * self.sim.dt:.2f} s  ·  "
             f"{self.sim.count:,} agents  ·  {st.fps:.0f} fps  ·  sim {st.sim_ms:.1f} ms  ·  "
-            f"draw {st.draw_ms:.1f} ms  ·  {speed}{state}"
+            f"draw {st.draw_ms:.1f} ms  ·  {speed}{state}{subset}"
         )
 
     def _show_status(self) -> None:

@@ -3,13 +3,17 @@
 `FrameClock` is the display clock: it turns wall-clock time into the simulated time to show,
 the steps the engine owes, and where between the last two fixed steps to draw the agents.
 `WorkBudget` caps the engine's work per request by time, `SpeedMeter` measures the speed the
-run really reaches, and `FrameStats` keeps the figures the status bar shows.
+run really reaches, `FrameStats` keeps the figures the status bar shows, and `DrawStride`
+chooses how many of a huge scene's agents to draw so a frame's drawing leaves the GUI thread
+free for input.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+
+import numpy as np
 
 #: Time-scale factors offered by "faster" / "slower".
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -18,6 +22,17 @@ SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 MAX_LAG = 0.1
 #: Real seconds of engine work one request may take, so fresh states arrive often.
 WORK_SLICE = 0.05
+#: Milliseconds a frame's drawing may take (the GUI thread answers no input meanwhile) before
+#: only a subset of the agents is drawn.
+DRAW_BUDGET_MS = 40.0
+#: A stride is chosen so the drawing takes about this fraction of the budget...
+STRIDE_TARGET = 0.7
+#: ...and made smaller once frames take less than this fraction of it.
+STRIDE_RELEASE = 0.5
+#: At least this many agents are drawn: scenes up to this size are always drawn whole.
+MIN_DRAWN = 5_000
+#: Frames measured at one stride before changing it.
+STRIDE_FRAMES = 2
 
 
 class FrameClock:
@@ -138,3 +153,91 @@ class FrameStats:
     def draw_ms(self) -> float:
         """Mean milliseconds of upload plus draw calls per drawn frame."""
         return sum(f[2] for f in self._frames) / len(self._frames) if self._frames else 0.0
+
+
+class DrawStride:
+    """Draw 1 agent in `stride` while drawing every agent would take longer than a budget.
+
+    Fed each frame's drawing time, it changes the stride after `frames` frames in a row at
+    one stride all over `budget_ms`, or all under STRIDE_RELEASE of it, to the stride whose
+    drawing it predicts at STRIDE_TARGET of the budget. The prediction is a line, time =
+    fixed + per agent x agents drawn, fitted to the last HISTORY frames once they span
+    different numbers of agents drawn (before that: no fixed part, the safe side when
+    growing). Where the fixed part alone exceeds the target, the largest stride is the best
+    it can do. The first frame after a change (it uploads anew) is not measured. The stride
+    never leaves fewer than `min_drawn` agents, so small scenes are always drawn whole.
+    """
+
+    #: Frames the cost line is fitted to.
+    HISTORY = 8
+
+    def __init__(
+        self,
+        budget_ms: float = DRAW_BUDGET_MS,
+        min_drawn: int = MIN_DRAWN,
+        frames: int = STRIDE_FRAMES,
+    ) -> None:
+        self.budget_ms = budget_ms
+        self.min_drawn = min_drawn
+        self.frames = frames
+        self.stride = 1
+        self._history: deque[tuple[int, float]] = deque(maxlen=self.HISTORY)
+        self._current: list[float] = []  # times at the current stride
+        self._skip = 0
+
+    def max_stride(self, agents: int) -> int:
+        """The largest stride for a scene of `agents` agents (1 up to `min_drawn`)."""
+        return max(1, agents // max(1, self.min_drawn))
+
+    def record(self, draw_ms: float, agents: int) -> int:
+        """One frame of a scene of `agents` agents, drawn at the current stride, took
+        `draw_ms`; returns the stride for the next frames."""
+        if self._skip > 0:
+            self._skip -= 1
+            return self.stride
+        drawn = -(-agents // self.stride)
+        self._history.append((drawn, draw_ms))
+        self._current = [*self._current, draw_ms][-self.frames :]
+        if len(self._current) < self.frames:
+            return self.stride
+        slow = min(self._current) > self.budget_ms
+        fast = max(self._current) < STRIDE_RELEASE * self.budget_ms and self.stride > 1
+        if slow or fast:
+            fixed, per_agent = self._cost_line(drawn)
+            room = STRIDE_TARGET * self.budget_ms - fixed
+            if room <= 0.0:
+                stride = self.max_stride(agents)
+            else:
+                stride = max(1, math.ceil(agents * per_agent / room))
+            # Only in the direction asked; growing by at least one step, since the line may
+            # be off (trails just turned on) while the measurements are not. (When the line
+            # holds a stride back on fast frames, it gives way once the history holds that
+            # stride's frames only.)
+            stride = max(stride, self.stride + 1) if slow else min(stride, self.stride)
+            self._set(min(stride, self.max_stride(agents)))
+        return self.stride
+
+    def _cost_line(self, drawn: int) -> tuple[float, float]:
+        """(fixed ms, ms per agent drawn) from the history; `drawn` agents drawn now."""
+        n = np.array([h[0] for h in self._history], dtype=np.float64)
+        ms = np.array([h[1] for h in self._history], dtype=np.float64)
+        now = float(np.median(self._current))
+        if n.max() >= 1.5 * n.min():
+            per_agent, fixed = np.polyfit(n, ms, 1)
+            if per_agent > 0.0 and 0.0 <= fixed < now:
+                return float(fixed), float(per_agent)
+        return 0.0, now / drawn
+
+    def rescale(self, old_agents: int, new_agents: int) -> int:
+        """A new scene: keep about as many agents drawn as before, then measure afresh."""
+        drawn = max(1, old_agents // self.stride)
+        self._set(min(max(1, math.ceil(new_agents / drawn)), self.max_stride(new_agents)))
+        self._history.clear()
+        self._current = []
+        return self.stride
+
+    def _set(self, stride: int) -> None:
+        if stride != self.stride:
+            self.stride = stride
+            self._current = []
+            self._skip = 1

@@ -293,7 +293,12 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         """Write the view to a PNG (by default a new file in the screenshot folder)."""
         try:
             path = Path(path) if path is not None else self.screenshot_path()
-            self.view.screenshot(path)
+            stride = self.view.agent_stride
+            self.view.set_agent_stride(1)  # a screenshot shows every agent
+            try:
+                self.view.screenshot(path)
+            finally:
+                self.view.set_agent_stride(stride)
         except OSError as e:
             self._report(f"Could not save the screenshot: {e}", title="Screenshot")
             return None

@@ -100,6 +100,20 @@ void main() {
 """
 
 
+def strided_rows(count: int, stride: int, keep: int | None = None) -> np.ndarray | None:
+    """Which of a group's `count` agents to draw at `stride`: every stride-th from the first
+    (rows 0, k, 2k, ...), plus row `keep` (e.g. the selected agent) if given. None: all.
+
+    Returns None at stride 1, else sorted (m,) int64 row indices within the group.
+    """
+    if stride <= 1:
+        return None
+    rows = np.arange(0, count, stride, dtype=np.int64)
+    if keep is not None and 0 <= keep < count and keep % stride:
+        rows = np.insert(rows, keep // stride + 1, keep)
+    return rows
+
+
 def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A unit-length cone along +x: (vertices, normals, triangle indices).
 
@@ -249,7 +263,9 @@ Dots = create_visual_node(DotsVisual)
 class AgentsLayer:
     """Every group's agents: one Cones (or Dots) node per group, under `parent`.
 
-    colors: per group (r, g, b) in 0..1; size: cone length in world units.
+    colors: per group (r, g, b) in 0..1; size: cone length in world units. `set_rows` limits
+    each group to a subset of its agents (a huge scene on a slow renderer); `drawn` is the
+    number of agents the last `update` uploaded.
     """
 
     def __init__(
@@ -268,13 +284,25 @@ class AgentsLayer:
         ]
         for node in self.nodes:
             node.order = 1
+        self.rows: list[np.ndarray | None] = [None] * len(slices)
+        self.drawn = 0
+
+    def set_rows(self, rows: list[np.ndarray | None]) -> None:
+        """Per group, the rows within the group to draw (see strided_rows); None: all.
+        Takes effect at the next `update`."""
+        self.rows = list(rows)
 
     def update(self, positions: np.ndarray, velocities: np.ndarray) -> int:
         """Push the visible groups' rows of (N, 3) arrays to the GPU; returns bytes uploaded."""
-        sent = 0
-        for node, sl in zip(self.nodes, self.slices, strict=True):
+        sent = drawn = 0
+        for node, sl, rows in zip(self.nodes, self.slices, self.rows, strict=True):
             if node.visible:
-                sent += node.set_data(positions[sl], velocities[sl])
+                p, v = positions[sl], velocities[sl]
+                if rows is not None:
+                    p, v = p[rows], v[rows]
+                sent += node.set_data(p, v)
+                drawn += len(p)
+        self.drawn = drawn
         return sent
 
     def set_group_visible(self, group: int, visible: bool) -> None:

@@ -119,9 +119,16 @@ def _partial(a: int, b: int, capacity: int, level: int) -> Draw:
     return Draw(level, "partial", a % capacity, 1, span=b - a)
 
 
-def partial_indices(n_agents: int, span: int) -> np.ndarray:
-    """Static index buffer (uint32) of one segment per agent joining `span` samples."""
-    agents = np.arange(n_agents, dtype=np.uint32)
+def _agent_rows(n_agents: int, agents: np.ndarray | None) -> np.ndarray:
+    if agents is None:
+        return np.arange(n_agents, dtype=np.uint32)
+    return np.asarray(agents, dtype=np.uint32)
+
+
+def partial_indices(n_agents: int, span: int, agents: np.ndarray | None = None) -> np.ndarray:
+    """Static index buffer (uint32) of one segment joining `span` samples per agent of
+    `agents` (rows within the group; None: all `n_agents`)."""
+    agents = _agent_rows(n_agents, agents)
     return np.stack([agents, agents + np.uint32(span * n_agents)], axis=-1).reshape(-1)
 
 
@@ -142,6 +149,15 @@ def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITT
     return level
 
 
+#: Samples since a reflection beyond which no level's flag is set (counters stop there).
+_COUNT_CAP = 1 << (LEVELS - 1)
+#: The level flags of a sample that many samples (0 .. _COUNT_CAP) after a reflection.
+_FLAGS_BY_COUNT = np.array(
+    [sum(1 << lv for lv in range(LEVELS) if c < 1 << lv) for c in range(_COUNT_CAP + 1)],
+    dtype=np.uint8,
+)
+
+
 def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-level break flags of consecutive new samples.
 
@@ -149,27 +165,34 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
     since: (n,) samples since each agent's last reflection before these (large if unknown).
     Returns (flags, since): (k, n) uint8 with bit L set when a reflection happened within the
     last 2**L samples (so a segment joining 2**L samples across it is hidden), and the
-    updated (n,) counter.
+    updated (n,) counter (int32; counts stop at 2**(LEVELS - 1), where no flag is set).
     """
     k = len(breaks)
-    idx = np.arange(k, dtype=np.int64)[:, None]
-    last = np.maximum.accumulate(np.where(breaks, idx, -1), axis=0)
-    counts = np.where(last >= 0, idx - last, since[None, :].astype(np.int64) + idx + 1)
-    flags = np.zeros(breaks.shape, np.uint8)
-    for level in range(LEVELS):
-        flags |= (counts < (1 << level)).astype(np.uint8) << level
-    return flags, np.minimum(counts[-1], 1 << 30).astype(np.int64)
+    # int32 and a lookup table, not int64 and a pass per level: this runs for every agent
+    # whenever the trails take a sample, on the GUI thread.
+    # (np.maximum.accumulate along the first axis is several times slower than row by row.)
+    idx = np.arange(k, dtype=np.int32)[:, None]
+    last = np.where(breaks, idx, np.int32(-1))
+    for i in range(1, k):
+        np.maximum(last[i - 1], last[i], out=last[i])
+    before = np.minimum(since, _COUNT_CAP).astype(np.int32)[None, :]
+    counts = np.where(last >= 0, idx - last, before + idx + 1)
+    np.minimum(counts, _COUNT_CAP, out=counts)
+    return _FLAGS_BY_COUNT.take(counts), counts[-1].copy()
 
 
-def index_buffers(n_agents: int, capacity: int, level: int) -> dict[str, np.ndarray]:
-    """The static index buffers of one level (uint32, two per segment), by kind.
+def index_buffers(
+    n_agents: int, capacity: int, level: int, agents: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The static index buffers of one level (uint32, two per segment), by kind, for the
+    trails of `agents` (rows within the group; None: all `n_agents`).
 
     chunks: every whole chunk of blocks that fits before the wrap block; blocks: CHUNK - 1
     blocks slot-wise; wrap: the block from last_block_start to slot 0 (absolute rows).
     """
     k = 1 << level
     n = np.uint32(n_agents)
-    agents = np.arange(n_agents, dtype=np.uint32)
+    agents = _agent_rows(n_agents, agents)
     linear = last_block_start(capacity, level) // k  # blocks that do not wrap
     chunks = linear // CHUNK
     block = np.arange(chunks * CHUNK, dtype=np.uint32).reshape(chunks, 1, CHUNK)

@@ -129,7 +129,8 @@ class TrailVisual(Visual):
     Attributes: `detail` (one of DETAILS), `bend` (see trail_plan.choose_level), `corners`
     ((8, 3) world points that bound the trails, for the level of detail), `last_segments`
     (segments drawn by the last frame, all agents), `single_sample` (rasterise the lines
-    once per pixel in a multisampled framebuffer: desktop GL only).
+    once per pixel in a multisampled framebuffer: desktop GL only). `set_agents` draws the
+    trails of a subset of the agents only; the ring keeps everyone's samples regardless.
     """
 
     def __init__(self, n_agents: int, capacity: int, color: tuple[float, float, float]) -> None:
@@ -140,8 +141,11 @@ class TrailVisual(Visual):
         # Zeros (w == 0) mark every row unwritten; this full upload happens at creation only.
         self._ring = gloo.VertexBuffer(np.zeros((rows, 4), np.float32))
         self._ring_from: dict[int, object] = {}  # first slot -> view of the ring from there
-        self._buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
-        self._reference: gloo.IndexBuffer | None = None
+        # Index buffers by (level or span, kind): every agent's (kept: costly to rebuild at a
+        # million agents), and the current subset's (see set_agents).
+        self._all_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
+        self._subset_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
+        self._agents: np.ndarray | None = None  # rows drawn; None: all
         self.shared_program["a_sample"] = self._ring
         self.shared_program["u_capacity"] = float(capacity)
         self.shared_program["u_color"] = tuple(color)
@@ -164,6 +168,27 @@ class TrailVisual(Visual):
             line_width=TRAIL_WIDTH,
         )
         self.freeze()
+
+    def set_agents(self, agents: np.ndarray | None) -> None:
+        """Draw only the trails of `agents` ((m,) sorted rows within the group); None: all."""
+        if agents is None and self._agents is None:
+            return
+        if agents is not None and self._agents is not None and np.array_equal(agents, self._agents):
+            return
+        for buffer in self._subset_buffers.values():
+            buffer.delete()
+        self._subset_buffers = {}
+        self._agents = None if agents is None else np.array(agents, dtype=np.int64)
+        self.update()
+
+    @property
+    def drawn_agents(self) -> int:
+        """How many agents' trails a frame draws."""
+        return self.n_agents if self._agents is None else len(self._agents)
+
+    @property
+    def _buffers(self) -> dict[tuple[int, str], gloo.IndexBuffer]:
+        return self._all_buffers if self._agents is None else self._subset_buffers
 
     def set_ring_state(self, head: int, size: int) -> None:
         """Set the ring's next-write slot and number of filled slots."""
@@ -228,15 +253,17 @@ class TrailVisual(Visual):
         for d in plan_draws(self._head, drawn, self.capacity, level, tail_level):
             self._draw_part(d)
             segments += d.count
-        self.last_segments = segments * self.n_agents
+        self.last_segments = segments * self.drawn_agents
 
     def _draw_part(self, d: Draw) -> None:
         key = (d.span, d.kind) if d.kind == "partial" else (d.level, d.kind)
         if key not in self._buffers:
             if d.kind == "partial":
-                self._buffers[key] = gloo.IndexBuffer(partial_indices(self.n_agents, d.span))
+                indices = partial_indices(self.n_agents, d.span, self._agents)
+                self._buffers[key] = gloo.IndexBuffer(indices)
             else:
-                for kind, indices in index_buffers(self.n_agents, self.capacity, d.level).items():
+                levels = index_buffers(self.n_agents, self.capacity, d.level, self._agents)
+                for kind, indices in levels.items():
                     self._buffers[d.level, kind] = gloo.IndexBuffer(indices)
         if d.first_slot not in self._ring_from:
             self._ring_from[d.first_slot] = self._ring[d.first_slot * self.n_agents :]
@@ -247,24 +274,28 @@ class TrailVisual(Visual):
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
         program["u_blocks"] = float(-(-self.capacity // stride))
         program["u_exact_breaks"] = 1.0
-        program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], 2 * d.count * self.n_agents))
+        size = 2 * d.count * self.drawn_agents
+        program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], size))
 
     def _draw_reference(self) -> None:
-        if self._reference is None:
+        key = (0, "reference")
+        if key not in self._buffers:
             # Agent by agent, slot after slot, the wrap included: the original index order.
             slots = np.arange(self.capacity, dtype=np.uint32)
-            agents = np.arange(self.n_agents, dtype=np.uint32)[:, None]
-            start = slots * self.n_agents + agents
-            end = (slots + 1) % self.capacity * self.n_agents + agents
-            self._reference = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
+            agents = np.arange(self.n_agents, dtype=np.uint32)
+            if self._agents is not None:
+                agents = self._agents.astype(np.uint32)
+            start = slots * self.n_agents + agents[:, None]
+            end = (slots + 1) % self.capacity * self.n_agents + agents[:, None]
+            self._buffers[key] = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
         program = self._program
         program["a_sample"] = self._ring
         program["u_stride"] = 1.0
         program["u_flag_unit"] = 1.0
         program["u_blocks"] = float(self.capacity)
         program["u_exact_breaks"] = 0.0
-        program.draw(self._draw_mode, self._reference)
-        self.last_segments = self.capacity * self.n_agents
+        program.draw(self._draw_mode, self._buffers[key])
+        self.last_segments = self.capacity * self.drawn_agents
 
     def _pixels_per_unit(self) -> float:
         """Largest on-screen size (physical pixels) of a world unit among `corners`.
@@ -300,7 +331,7 @@ class GroupTrail:
         self._mirrored = 0  # samples_written already on the GPU
         self._generation = -1  # the buffer's generation on the GPU; -1: nothing yet
         # Per agent, samples since its last wall reflection up to the newest mirrored one.
-        self._since = np.full(node.n_agents, _UNKNOWN, np.int64)
+        self._since = np.full(node.n_agents, _UNKNOWN, np.int32)
 
     def sync(self) -> int:
         """Upload the samples written since the last sync; returns the bytes uploaded.
@@ -383,6 +414,12 @@ class TrailsLayer:
         for i, trail in self.groups.items():
             trail.node.bend = bends[i]
             trail.node.corners = corners
+
+    def set_rows(self, rows: list[np.ndarray | None]) -> None:
+        """Per group (all groups, trail or not), the rows within the group whose trails to
+        draw (see agents.strided_rows); None: all."""
+        for i, trail in self.groups.items():
+            trail.node.set_agents(rows[i])
 
     def set_single_sample(self, single: bool) -> None:
         """Draw the trails once per pixel although the framebuffer is multisampled (see

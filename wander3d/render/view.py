@@ -17,7 +17,7 @@ from vispy.io import write_png
 from wander3d.engine import Simulation
 from wander3d.scene import Scene, rgb
 
-from .agents import POINTS_THRESHOLD, AgentsLayer, agent_size
+from .agents import POINTS_THRESHOLD, AgentsLayer, agent_size, strided_rows
 from .camera import CameraHome, CameraRig, home_from_scene
 from .debug import DebugLayer
 from .enclosure import EnclosureLayer
@@ -100,6 +100,7 @@ class SimulationView:
         self._debug_visible = True
         self._debug_all = False
         self._camera_before_follow = None
+        self._stride = 1
         self.rig: CameraRig | None = None
         self.set_simulation(scene, sim)
 
@@ -142,6 +143,7 @@ class SimulationView:
             self.rig.end_chase()
         self.selected: int | None = None
         self.following: int | None = None
+        self._apply_stride()
         self._agent_length = agent_size(low, high)
         if self.rig is None:
             self.rig = CameraRig(self.viewbox, self._home(), scale=extent)
@@ -197,6 +199,45 @@ class SimulationView:
         """Show a path (see PathLayer.set_path); None hides it."""
         self.path.set_path(points, breaks, values)
         self.canvas.update()
+
+    @property
+    def agent_stride(self) -> int:
+        """Draw 1 agent in this many (see set_agent_stride)."""
+        return self._stride
+
+    def set_agent_stride(self, stride: int) -> None:
+        """Draw only every `stride`-th agent of each group (its first, then every stride-th),
+        and their trails, plus the selected agent always; 1 draws all. For a huge scene on a
+        renderer too slow to draw every agent in a frame; the simulation is not affected."""
+        stride = max(1, int(stride))
+        if stride == self._stride:
+            return
+        self._stride = stride
+        self._apply_stride()
+        self._upload_agents()
+        self.canvas.update()
+
+    def _apply_stride(self) -> None:
+        """Choose each group's drawn rows for the stride and the selected agent."""
+        rows = []
+        for sl in self.sim.group_slices:
+            keep = None
+            if self.selected is not None and sl.start <= self.selected < sl.stop:
+                keep = self.selected - sl.start
+            rows.append(strided_rows(sl.stop - sl.start, self._stride, keep))
+        self.agents.set_rows(rows)
+        self.trails.set_rows(rows)
+
+    def _drawn_mask(self) -> np.ndarray:
+        """(N,) bool: the agents drawn at the current stride (group visibility aside)."""
+        sim = self.sim
+        if self._stride == 1:
+            return np.ones(sim.count, dtype=bool)
+        starts = np.array([sl.start for sl in sim.group_slices])[sim.group_index]
+        drawn = (np.arange(sim.count) - starts) % self._stride == 0
+        if self.selected is not None:
+            drawn[self.selected] = True
+        return drawn
 
     def set_detail(self, detail: str) -> None:
         """How to draw: "lod" (the default), "full" (trails without level of detail) or
@@ -289,6 +330,8 @@ class SimulationView:
             self.follow(None)
         elif self.following is not None:
             self.following = self.selected  # the chase goes on with the new agent
+        if self._stride > 1:
+            self._apply_stride()  # the selected agent is always drawn
         self.update()
 
     def project(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -306,7 +349,7 @@ class SimulationView:
 
     def pick(self, x: float, y: float, radius: float = PICK_RADIUS) -> int | None:
         """The visible agent drawn nearest to canvas position (x, y), within `radius` px."""
-        visible = np.asarray(self._group_visible)[self.sim.group_index]
+        visible = np.asarray(self._group_visible)[self.sim.group_index] & self._drawn_mask()
         candidates = np.nonzero(visible)[0]
         if len(candidates) == 0:
             return None
