@@ -358,3 +358,26 @@ def test_app_is_an_alias_of_open(fake_app):
     assert cli.main(["app"]) == 0
     assert cli.main(["app", "swarm"]) == 0
     assert fake_app == [None, bundled_scene("swarm")]
+
+
+def test_cell_progress_draws_cells_and_time_left_on_a_tty_only():
+    from wander3d.commands.progress import CellProgress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    progress = CellProgress(stream, total=4)
+    for done in (1, 4):
+        progress._last = -1.0  # draw every update in this test
+        progress.update(done)
+    progress.finish()
+    text = stream.getvalue()
+    assert "[" + "#" * 7 + "-" * 23 + "] 1/4 cells" in text and "left" in text
+    assert "[" + "#" * CellProgress.WIDTH + "] 4/4 cells" in text and text.endswith("\n")
+    quiet = io.StringIO()
+    progress = CellProgress(quiet, total=4)
+    progress.update(4)
+    progress.finish()
+    assert quiet.getvalue() == ""

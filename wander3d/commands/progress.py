@@ -1,4 +1,4 @@
-"""A one-line progress bar for long headless runs."""
+"""One-line progress bars for long headless runs: steps of a run, cells of a sweep."""
 
 from __future__ import annotations
 
@@ -8,26 +8,48 @@ from typing import IO
 from .common import PROG
 
 
-class Progress:
-    """A one-line progress bar on a TTY (redrawn with \\r), else only a final line.
-
-    total_steps: steps the run will take; agents: agents stepped; dt: seconds per step.
-    """
+class _Bar:
+    """What both bars share: drawn live (redrawn with \\r) only on a TTY, at most every
+    INTERVAL seconds. total: the units of work (steps, cells) the job will take."""
 
     WIDTH = 30
     INTERVAL = 0.1  # seconds between redraws: drawing must not slow the run
 
-    def __init__(self, stream: IO[str], total_steps: int, agents: int, dt: float) -> None:
+    def __init__(self, stream: IO[str], total: int) -> None:
         self.stream = stream
-        self.total = total_steps
-        self.agents = agents
-        self.dt = dt
+        self.total = total
         try:
             self.live = stream.isatty()
         except (AttributeError, ValueError):
             self.live = False
         self.start = time.perf_counter()
         self._last = -1.0
+
+    def _due(self, done: int) -> bool:
+        """Whether to redraw now (always at the end), noting the time when it is."""
+        if not self.live:
+            return False
+        now = time.perf_counter()
+        if now - self._last < self.INTERVAL and done < self.total:
+            return False
+        self._last = now
+        return True
+
+    def _bar(self, fraction: float) -> str:
+        filled = int(fraction * self.WIDTH)
+        return "[" + "#" * filled + "-" * (self.WIDTH - filled) + "]"
+
+
+class Progress(_Bar):
+    """A one-line progress bar of a run's steps on a TTY, else only a final line.
+
+    total_steps: steps the run will take; agents: agents stepped; dt: seconds per step.
+    """
+
+    def __init__(self, stream: IO[str], total_steps: int, agents: int, dt: float) -> None:
+        super().__init__(stream, total_steps)
+        self.agents = agents
+        self.dt = dt
 
     def _rate(self, done: int) -> str:
         elapsed = max(time.perf_counter() - self.start, 1e-9)
@@ -38,17 +60,11 @@ class Progress:
         return f"{rate:.0f} agent-steps/s"
 
     def update(self, done: int) -> None:
-        if not self.live:
+        if not self._due(done):
             return
-        now = time.perf_counter()
-        if now - self._last < self.INTERVAL and done < self.total:
-            return
-        self._last = now
         frac = done / self.total if self.total else 1.0
-        filled = int(frac * self.WIDTH)
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
         self.stream.write(
-            f"\r[{bar}] {frac:4.0%}  {done * self.dt:.1f}/{self.total * self.dt:.1f} s"
+            f"\r{self._bar(frac)} {frac:4.0%}  {done * self.dt:.1f}/{self.total * self.dt:.1f} s"
             f"  {self._rate(done)}   "
         )
         self.stream.flush()
@@ -67,35 +83,19 @@ class Progress:
         return elapsed
 
 
-class CellProgress:
+class CellProgress(_Bar):
     """A one-line bar of finished cells, their rate and the time left, on a TTY only.
 
-    total: cells to run. Redrawn at most every Progress.INTERVAL seconds.
+    total: cells to run.
     """
 
-    def __init__(self, stream: IO[str], total: int) -> None:
-        self.stream = stream
-        self.total = total
-        try:
-            self.live = stream.isatty()
-        except (AttributeError, ValueError):
-            self.live = False
-        self.start = time.perf_counter()
-        self._last = -1.0
-
     def update(self, done: int) -> None:
-        if not self.live or not self.total:
+        if not self.total or not self._due(done):
             return
-        now = time.perf_counter()
-        if now - self._last < Progress.INTERVAL and done < self.total:
-            return
-        self._last = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = done / elapsed
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
         left = f"{_clock((self.total - done) / rate)} left" if done else "--:-- left"
-        filled = int(done / self.total * Progress.WIDTH)
-        bar = "#" * filled + "-" * (Progress.WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} cells  {rate:.2f} cells/s  {left}   ")
+        bar = self._bar(done / self.total)
+        self.stream.write(f"\r{bar} {done}/{self.total} cells  {rate:.2f} cells/s  {left}   ")
         self.stream.flush()
 
     def finish(self) -> None:
