@@ -71,7 +71,24 @@ class _LongTable:
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
 
-class ParquetWriter:
+class _BatchWriter:
+    """Writes each chunk of samples as one Arrow record batch of the long table to `_writer`
+    (a pyarrow Parquet or CSV writer), which subclasses open."""
+
+    _table: _LongTable
+    _writer: pq.ParquetWriter | pacsv.CSVWriter
+
+    def write(self, first: int, positions: Array, velocities: Array, headings: Array) -> None:
+        self._writer.write_batch(self._table.batch(first, positions, velocities))
+
+    def finish(self) -> None:
+        self._writer.close()
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+class ParquetWriter(_BatchWriter):
     """A Parquet file, one row group per chunk; the run record in the schema's metadata under
     b"wander3d" (JSON: scene TOML, seed, dt, sample interval, versions)."""
 
@@ -82,29 +99,11 @@ class ParquetWriter:
             str(path), self._table.schema.with_metadata(metadata), compression="zstd"
         )
 
-    def write(self, first: int, positions: Array, velocities: Array, headings: Array) -> None:
-        self._writer.write_batch(self._table.batch(first, positions, velocities))
 
-    def finish(self) -> None:
-        self._writer.close()
-
-    def close(self) -> None:
-        self._writer.close()
-
-
-class CsvWriter:
+class CsvWriter(_BatchWriter):
     """A CSV file with a header line; the run record goes to FILE.json (see `sidecar_path`),
     which the caller writes."""
 
     def __init__(self, path: Path, scene: Scene, provenance: Provenance) -> None:
         self._table = _LongTable(scene, provenance, dictionary=False)
         self._writer = pacsv.CSVWriter(str(path), self._table.schema)
-
-    def write(self, first: int, positions: Array, velocities: Array, headings: Array) -> None:
-        self._writer.write_batch(self._table.batch(first, positions, velocities))
-
-    def finish(self) -> None:
-        self._writer.close()
-
-    def close(self) -> None:
-        self._writer.close()
