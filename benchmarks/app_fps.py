@@ -1,0 +1,68 @@
+"""Frames per second of the desktop app on a scene: `python benchmarks/app_fps.py SCENE`.
+
+    xvfb-run -a -s "-screen 0 1366x768x24" python benchmarks/app_fps.py default
+
+Opens the main window (1366x768) on SCENE (a file or a bundled name), lets it run for
+--warmup seconds, then counts the canvas's buffer swaps for --seconds and prints the frames
+per second and how much simulated time passed per real second. The README's before/after
+figures ran this script against both commits, one after the other, on the idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scene", help="scene file or bundled name")
+    parser.add_argument("--seconds", type=float, default=15.0, help="counted seconds (15)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before counting (5)")
+    args = parser.parse_args(argv)
+
+    import vispy
+    from PyQt6.QtCore import QSettings
+    from PyQt6.QtWidgets import QApplication
+
+    vispy.use(app="pyqt6")
+    app = QApplication(sys.argv[:1])
+    from wander3d.app.theme import apply_dark_theme
+    from wander3d.app.window import MainWindow
+    from wander3d.commands.common import load_scene_arg
+    from wander3d.engine.warmup import compile_kernel
+
+    apply_dark_theme(app)
+    compile_kernel()
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "app.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(load_scene_arg(args.scene), settings)
+    window.resize(1366, 768)
+    window.show()
+    swaps = [0]
+    window.view.canvas.native.frameSwapped.connect(lambda: swaps.__setitem__(0, swaps[0] + 1))
+
+    def run(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            app.processEvents()
+
+    run(args.warmup)
+    swaps[0] = 0
+    start, first_step = time.perf_counter(), window.sim.step_count
+    run(args.seconds)
+    elapsed = time.perf_counter() - start
+    speed = (window.sim.step_count - first_step) * window.sim.dt / elapsed
+    width, height = window.view.canvas.size
+    print(
+        f"{args.scene}: {swaps[0] / elapsed:.1f} fps, x{speed:.2f} of real time, "
+        f"canvas {width}x{height}"
+    )
+    window.frames.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
