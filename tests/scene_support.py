@@ -1,7 +1,11 @@
-"""Helpers for scene-layer tests: write scene files and check error messages."""
+"""Helpers for scene-layer and command tests: write scene files, check error messages, run the
+`wander3d` command as a user would."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,20 @@ SCENES = REPO / "scenes"
 
 #: The smallest valid scene.
 MINIMAL = "[[groups]]\ncount = 10\n"
+
+
+def wander3d_cmd(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m wander3d ARGS` the way a user would (from any folder, no stdin)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "wander3d", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env=env,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def write(folder: Path, text: str | bytes, name: str = "scene.toml") -> Path:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scene_support import REPO, SCENES, write
+from scene_support import REPO, SCENES, wander3d_cmd, write
 
 import wander3d
 from wander3d import cli, load_scene
@@ -20,20 +20,6 @@ from wander3d.scene import bundled_scene
 
 BAD = "[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n"
 SMALL = '[scene]\nseed = 4\ndt = 0.02\n[[groups]]\nname = "a"\ncount = 7\n[[groups]]\ncount = 5\n'
-
-
-def wander3d_cmd(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m wander3d ARGS` the way a user would (from any folder)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "wander3d", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or REPO,
-        env=env,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess[str], *phrases: str) -> None:

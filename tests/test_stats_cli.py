@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from scene_support import REPO
+from scene_support import wander3d_cmd as wander3d
 
 from wander3d import load_scene
 from wander3d.analysis import METRICS_HELP
 from wander3d.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 COMPARE = REPO / "scenes" / "compare.toml"
 GROUP_KEYS = {
     "name",
@@ -38,18 +35,6 @@ GROUP_KEYS = {
     "curves",
 }
 CURVE_KEYS = {"lags_s", "msd_units2", "crw_msd_units2", "turn_angle_counts", "lift_angle_counts"}
-
-
-def wander3d(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "wander3d", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=120,
-    )
 
 
 def run_main(args: list[str]) -> int:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from scene_support import REPO
+from scene_support import wander3d_cmd as wander3d
 
 from wander3d.analysis import GroupStats
 from wander3d.cli import main
@@ -34,8 +36,6 @@ from wander3d.sweep import (
 from wander3d.sweep.execute import measure
 from wander3d.sweep.plot import write_atlas
 from wander3d.sweep.spec import cell_id
-
-REPO = Path(__file__).resolve().parent.parent
 
 #: 12 cells of 20 agents for 3 s: a second or two of work on two cores.
 SMALL = """
@@ -60,18 +60,6 @@ def write(folder: Path, text: str, name: str = "sweep.toml") -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def wander3d(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "wander3d", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 # --- sweep files ---------------------------------------------------------------------------
