@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gl_support import close_view
 
 from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
 from wander3d.render import SimulationView
@@ -81,7 +82,7 @@ def make_view(qtbot):
 
     yield make
     for view in views:
-        view.close()
+        close_view(view)
 
 
 def test_the_optimised_frame_looks_like_the_full_detail_one(make_view):
@@ -157,7 +158,7 @@ def test_trails_draw_in_a_multisampled_canvas(qtbot):
         qtbot.waitUntil(lambda: view.trails.last_segments > 0)
         assert lit(view.render().astype(int)).mean() > 0.01
     finally:
-        view.close()
+        close_view(view)
 
 
 def test_a_stride_draws_the_trails_of_the_agents_it_draws(make_view):
