@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+from app_support import wait_engine_idle
 from PyQt6.QtCore import QTimer
 
 from wander3d.app.frame_loop import MAX_FRAME_GAP
@@ -32,12 +33,6 @@ trail_length = 0
 """
 
 
-def _idle(window, qtbot) -> None:
-    qtbot.waitUntil(
-        lambda: not window.frames.busy and not window.frames.worker.finished, timeout=5000
-    )
-
-
 def _positions(scene, steps: int) -> np.ndarray:
     """(steps + 1, N, 3) positions of a plain run, one row per step."""
     sim = Simulation(scene)
@@ -52,7 +47,7 @@ def test_the_loop_runs_in_simulated_real_time(window, qtbot):
     dt = window.sim.dt
     window.single_step()  # the engine's first call loads the compiled kernel: not timed
     qtbot.waitUntil(lambda: window.frames.step == 1, timeout=10000)
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     window.set_running(True)
     start = time.perf_counter()
     qtbot.wait(1000)
@@ -93,7 +88,7 @@ def test_frames_follow_the_canvas_swaps_and_are_paced(window, qtbot):
     loop._watchdog.stop()  # only the frameSwapped chain may drive the loop now
     draws = []
     window.view.canvas.events.draw.connect(lambda e: draws.append(time.perf_counter()))
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     window.set_running(True)
     start = time.perf_counter()
     qtbot.wait(800)
@@ -148,12 +143,12 @@ def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtb
     window.set_running(True)
     qtbot.waitUntil(lambda: window.frames.head >= 150, timeout=15000)
     window.set_running(False)
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     head = window.frames.head
     bar = window.timeline_bar
     assert bar.slider.maximum() == head and bar.slider.value() == window.frames.step
     bar.slider.setValue(100)  # as the user's drag or keys do
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     assert window.frames.step == 100 and not window.running
     reference = Simulation(small_scene)
     reference.step(100)
@@ -161,7 +156,7 @@ def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtb
     np.testing.assert_array_equal(window.sim.velocities, reference.velocities)
     assert "2.00 /" in bar.time_label.text()
     window.panel.groups[0].controls["max_speed"].spin.setValue(12.0)
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     assert window.frames.head == 100 and bar.slider.maximum() == 100
 
 
@@ -184,7 +179,7 @@ def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):
     window.set_running(True)
     qtbot.waitUntil(lambda: window.frames.head >= 40, timeout=10000)
     window.set_running(False)
-    _idle(window, qtbot)
+    wait_engine_idle(window, qtbot)
     window.select_agent(45)
     window.timeline_bar.path_button.setChecked(True)
     step = window.frames.step

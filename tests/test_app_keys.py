@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from app_support import wait_engine_idle
 from PyQt6.QtCore import Qt
 
 from wander3d.app.actions import key_text
@@ -18,14 +19,6 @@ def active(window, qtbot):
     return window
 
 
-def settle(window, qtbot) -> None:
-    """Wait until the engine thread has done (and the window collected) every queued job, so
-    that a step a key asked for has landed, and one it must not have asked for cannot land."""
-    qtbot.waitUntil(
-        lambda: not window.frames.busy and not window.frames.worker.finished, timeout=5000
-    )
-
-
 def focus(widget, qtbot) -> None:
     widget.setFocus()
     qtbot.waitUntil(widget.hasFocus, timeout=2000)
@@ -36,7 +29,7 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     focus(slider, qtbot)
     before, steps = slider.value(), active.sim.step_count
     qtbot.keyClick(slider, Qt.Key.Key_Right)
-    settle(active, qtbot)
+    wait_engine_idle(active, qtbot)
     assert slider.value() == before + 1 and active.sim.step_count == steps
     qtbot.keyClick(slider, Qt.Key.Key_Home)
     assert slider.value() == 0 and active.view.camera_mode == "turntable"
@@ -48,7 +41,7 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     canvas = active.view.canvas.native
     focus(canvas, qtbot)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
-    settle(active, qtbot)
+    wait_engine_idle(active, qtbot)
     assert active.sim.step_count == steps + 1
     qtbot.keyClick(canvas, Qt.Key.Key_Space)
     assert active.running
@@ -61,10 +54,10 @@ def test_the_fly_camera_keeps_its_keys(active, qtbot):
     steps = active.sim.step_count
     qtbot.keyClick(canvas, Qt.Key.Key_Space)  # the fly camera's brake
     qtbot.keyClick(canvas, Qt.Key.Key_Right)  # the fly camera's sideways thrust
-    settle(active, qtbot)
+    wait_engine_idle(active, qtbot)
     assert not active.running and active.sim.step_count == steps
     qtbot.keyClick(canvas, Qt.Key.Key_Period)  # not a fly key: still a shortcut
-    settle(active, qtbot)
+    wait_engine_idle(active, qtbot)
     assert active.sim.step_count == steps + 1
 
 
