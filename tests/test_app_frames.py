@@ -83,9 +83,9 @@ def test_frames_with_a_fake_clock_step_exactly_and_draw_between_steps(window, sm
     assert len({round(a, 3) for a in alphas}) > 5  # drawn between steps, not on them
 
 
-def test_frames_follow_the_canvas_swaps_and_are_paced(window, qtbot):
+def test_frames_chain_by_themselves_and_are_paced(window, qtbot):
     loop = window.frames
-    loop._watchdog.stop()  # only the frameSwapped chain may drive the loop now
+    loop._watchdog.stop()  # only the chain of frames may drive the loop now
     draws = []
     window.view.canvas.events.draw.connect(lambda e: draws.append(time.perf_counter()))
     wait_engine_idle(window, qtbot)
@@ -96,6 +96,45 @@ def test_frames_follow_the_canvas_swaps_and_are_paced(window, qtbot):
     assert len(draws) >= 5 and loop.step > 5
     rate = window.view.canvas.native.screen().refreshRate() or 60.0
     assert len(draws) <= 1.25 * rate * elapsed + 3  # no faster than the display
+
+
+def test_frames_without_anything_new_to_draw_keep_the_chain_going(window, qtbot):
+    """With the engine ahead of the display a frame draws nothing and so never swaps; the
+    frames must go on regardless, not stall until the watchdog restarts them (at 10 fps)."""
+    loop = window.frames
+    loop._watchdog.stop()
+    wait_engine_idle(window, qtbot)
+    window.set_running(True)
+    qtbot.waitUntil(lambda: loop.step >= 3, timeout=5000)
+    wait_engine_idle(window, qtbot)
+    loop.clock.shown -= 10 * loop.sim.dt  # the display 10 steps behind the engine
+    stalled_at = loop.step
+    draws = []
+    window.view.canvas.events.draw.connect(lambda e: draws.append(1))
+    qtbot.waitUntil(lambda: loop.step >= stalled_at + 10 and len(draws) >= 5, timeout=3000)
+
+
+def test_after_a_long_frame_the_engine_works_ahead_by_a_usual_frame(window):
+    """One long frame (a stall) must not send the engine that far ahead of the display:
+    the agents would stand still until the display caught up."""
+    loop = window.frames
+    clock = [100.0]
+    loop.now = lambda: clock[0]
+    loop._last_frame = clock[0]
+    loop.set_running(True)
+    dt = loop.sim.dt
+    for _ in range(30):  # 16 ms frames
+        clock[0] += 0.016
+        loop._frame()
+        loop.worker.wait(5.0)
+    clock[0] += MAX_FRAME_GAP  # one long frame
+    loop._frame()
+    loop.worker.wait(5.0)
+    clock[0] += 0.016
+    loop._frame()  # collects the work asked for by the long frame
+    loop.worker.wait(5.0)
+    ahead_of_display = loop.step - loop.clock.shown / dt
+    assert ahead_of_display <= 3  # a frame of 16 ms and the step drawn from; 12.5 before
 
 
 def test_the_gui_answers_while_a_long_step_runs(window, qtbot, monkeypatch):

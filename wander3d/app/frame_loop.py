@@ -1,8 +1,9 @@
 """The frame loop: paces drawing to the display, steps the engine on a worker thread.
 
-Frames follow the display's refresh: each frame is scheduled when the canvas reports its
-last frame swapped (a vsync'ed swap paces the loop itself; without vsync a timer holds the
-loop to the screen's refresh rate). Each frame advances the display clock by the elapsed
+Frames follow the display's refresh: each frame schedules the next one a refresh period on
+(a vsync'ed swap blocks the GUI thread, so it paces the loop itself), whether it drew or not:
+a frame with nothing new to draw (the engine ahead of the display) never swaps, so a chain
+driven by swaps would stall there. Each frame advances the display clock by the elapsed
 time, draws the agents interpolated between the engine's last two fixed steps, and, when the
 worker is idle, collects its last result (uploading trails and overlay while nothing changes
 the simulation) and asks it for the steps the next frame will need, capped by time
@@ -40,9 +41,11 @@ from .worker import Worker
 STATUS_INTERVAL = 0.25
 #: A frame that comes after a longer gap (window hidden, machine stalled) counts as this long.
 MAX_FRAME_GAP = 0.25
-#: Without vsync, the next frame starts this fraction of a refresh period after the last one
-#: (below 1, so with vsync the swap, not the timer, sets the pace).
+#: The next frame starts this fraction of a refresh period after the last one began (below
+#: 1, so with vsync the swap, not the timer, sets the pace).
 PACE = 0.9
+#: Weight of the newest frame interval in the smoothed one the engine works ahead by.
+INTERVAL_SMOOTHING = 0.2
 #: Seconds of path tracing per worker job.
 TRACE_SLICE = 0.01
 #: How often the watchdog restarts a stalled frame chain (ms).
@@ -126,6 +129,7 @@ class FrameLoop(QObject):
         self._last_status = 0.0
         self._drawn_key: tuple | None = None
         self._lerp_ms = 0.0  # the GUI thread's cost of interpolating the agents
+        self._interval = 1 / 60  # smoothed wall seconds between frames
 
         self.worker = Worker(notify=self._job_done.emit)
         self.worker.submit(_leave_a_core)
@@ -140,7 +144,6 @@ class FrameLoop(QObject):
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._watch)
         self._watchdog.start()
-        view.canvas.native.frameSwapped.connect(self._swapped)
         view.canvas.events.draw.connect(self._drawn, position="last")
         self.set_simulation(sim)
 
@@ -342,20 +345,20 @@ class FrameLoop(QObject):
         if not self._frame_timer.isActive():
             self._frame_timer.start(0)
 
-    def _swapped(self) -> None:
-        """The last frame reached the screen: schedule the next one a refresh period on."""
-        if not self._wants_frames():
+    def _schedule_next_frame(self) -> None:
+        """While there is something to show, start the next frame a refresh period after
+        this one began (at once if drawing took longer)."""
+        if not self._wants_frames() or self._frame_timer.isActive():
             return
         screen = self.view.canvas.native.screen()
         rate = screen.refreshRate() if screen is not None else 60.0
         period = 1.0 / (rate if rate > 1.0 else 60.0)
         delay = self._last_frame + PACE * period - self.now()
-        if not self._frame_timer.isActive():
-            self._frame_timer.start(max(0, int(delay * 1e3)))
+        self._frame_timer.start(max(0, int(delay * 1e3)))
 
     def _watch(self) -> None:
-        # Frames chain through frameSwapped; a frame that drew nothing (or a hidden window)
-        # ends the chain, so restart it while there is something to do.
+        # The chain of frames ends when there is nothing to show; restart it when there is
+        # again and nothing else has (a safety net: the controls request frames themselves).
         if self._wants_frames() and self.now() - self._last_frame > WATCHDOG_MS / 1e3:
             self._request_frame()
         elif self.now() - self._last_status >= STATUS_INTERVAL:
@@ -365,19 +368,24 @@ class FrameLoop(QObject):
         now = self.now()
         elapsed = min(now - self._last_frame, MAX_FRAME_GAP)
         self._last_frame = now
+        self._interval += INTERVAL_SMOOTHING * (elapsed - self._interval)
         if self.worker.finished:
             self._collect(self.worker.take())
         ahead = 0.0
         if self.running:
-            ahead = elapsed * self.speed
-            self.clock.advance(ahead, self._step, self.speed * MAX_LAG)
+            self.clock.advance(elapsed * self.speed, self._step, self.speed * MAX_LAG)
             self.meter.record(now, self._step * self.sim.dt)
+            # The engine works ahead by the next frame's expected interval: after one long
+            # frame (a stall, a dialog) it would otherwise run that far ahead of the display,
+            # and the agents would stand still until the display caught up.
+            ahead = min(elapsed, self._interval) * self.speed
         self._dispatch(ahead)
         if self._path_stale():
             self._show_path()
         self._draw_agents()
         if now - self._last_status >= STATUS_INTERVAL:
             self._show_status()
+        self._schedule_next_frame()
 
     def _collect(self, result: _Result) -> None:
         if result.generation != self._generation:
