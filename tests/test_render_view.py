@@ -286,3 +286,22 @@ def test_headless_render_with_egl(small_scene_file, tmp_path):
     shape, lit = result.stdout.split(")")
     assert shape == "(120, 160, 4"
     assert int(lit) > 20
+
+
+def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatch):
+    """Qt composes a QOpenGLWidget into its window itself; a swap of the widget's own
+    surface on top of that made every on-screen frame wait for the rasteriser."""
+    view = SimulationView(small_scene, Simulation(small_scene), size=(200, 150), app="pyqt6")
+    backend = view.canvas._backend
+    swaps = []
+    monkeypatch.setattr(backend, "_vispy_swap_buffers", lambda: swaps.append(1))
+    draws = []
+    view.canvas.events.draw.connect(lambda event: draws.append(1), position="last")
+    view.canvas.native.show()
+    qtbot.waitExposed(view.canvas.native)
+    view.update()
+    qtbot.waitUntil(lambda: len(draws) >= 1, timeout=5000)
+    image = view.canvas.native.grabFramebuffer()
+    assert swaps == []
+    assert not image.isNull() and image.pixelColor(100, 75).isValid()
+    close_view(view)

@@ -43,6 +43,16 @@ def _trail_bends(sim: Simulation) -> list[float]:
     ]
 
 
+def _composes_itself(app) -> bool:
+    """Whether canvases of vispy Application `app` are composed into their window by the
+    toolkit (Qt's QOpenGLWidget), so a buffer swap of their own would be wasted work.
+
+    Such a swap targets the widget context's hidden surface and, on a software renderer,
+    blocks the GUI thread until the frame is rasterised (about half the frame's time).
+    """
+    return app.backend_name.lower().startswith(("pyqt", "pyside"))
+
+
 class _Canvas(FrameStartCanvas):
     """A SceneCanvas whose frames always start with depth writes on.
 
@@ -83,6 +93,8 @@ class SimulationView:
         self.canvas = _Canvas(
             keys=None, size=size, show=show, app=app, parent=parent, config=config
         )
+        if _composes_itself(self.canvas.app):
+            self.canvas.events.draw.disconnect((self.canvas, "swap_buffers"))
         # Errors in draw callbacks must reach the caller (and the app's excepthook), not be
         # printed and swallowed by vispy.
         self.canvas.events.ignore_callback_errors = False
