@@ -11,23 +11,25 @@ from wander3d.render.trail_plan import (
     CHUNK,
     LEVELS,
     MAX_SAGITTA_PX,
+    TIER_STARTS,
     choose_level,
     drawn_samples,
     index_buffers,
     level_flags,
     partial_indices,
     plan_draws,
+    tier_tolerances,
 )
 
 
-def drawn_path(head: int, drawn: int, capacity: int, level: int, tail_level: int | None):
+def drawn_path(head: int, drawn: int, capacity: int, levels: tuple[int, ...]):
     """Run the plan through its index buffers for 3 agents: the segments each agent gets, as
-    (older, newer) positions along the trail (0: the oldest drawn sample)."""
+    (first, second) index's positions along the trail (0: the oldest drawn sample)."""
     n = 3
     buffers = {}
     per_agent: list[set] = [set() for _ in range(n)]
     slot_to_pos = {(head - drawn + i) % capacity: i for i in range(drawn)}
-    for d in plan_draws(head, drawn, capacity, level, tail_level):
+    for d in plan_draws(head, drawn, capacity, levels):
         if d.level not in buffers:
             buffers[d.level] = index_buffers(n, capacity, d.level)
         if d.kind == "partial":
@@ -39,14 +41,8 @@ def drawn_path(head: int, drawn: int, capacity: int, level: int, tail_level: int
         rows += d.first_slot * n
         assert rows.min() >= 0 and rows.max() < capacity * n  # inside the ring
         assert np.all(rows[:, 0] % n == rows[:, 1] % n)  # a segment joins one agent's samples
-        stride = d.span if d.kind == "partial" else 1 << d.level
-        laps = -(-capacity // stride)
         for start, end in rows:
             a, b = slot_to_pos[start // n], slot_to_pos[end // n]  # only drawn samples
-            # The vertex shader's block parity differs at a segment's two ends, so its
-            # fragments can tell the ends' reflection flags apart.
-            block = [s // stride + (laps if s < head else 0) for s in (start // n, end // n)]
-            assert (block[0] - block[1]) % 2 == 1
             per_agent[start % n].add((a, b))
     assert per_agent[0] == per_agent[1] == per_agent[2]
     return sorted(per_agent[0])
@@ -56,13 +52,15 @@ def drawn_path(head: int, drawn: int, capacity: int, level: int, tail_level: int
 def test_the_plan_draws_the_visible_trail_once_oldest_to_newest(capacity):
     """Every head position, trail length and level: the segments chain from the oldest drawn
     sample to the newest without a gap, an overlap or the chord across the ring's wrap,
-    each joining at most a block of samples."""
+    each joining at most a block of samples, and each newer end second (the shaders take a
+    segment's reflection flag from its second vertex, GL's provoking vertex)."""
     for level in range(LEVELS):
-        for tail_level in (None, min(level + 1, LEVELS - 1)):
-            stride = 1 << max(level, tail_level or 0)
+        coarser = [min(level + k, LEVELS - 1) for k in (1, 2)]
+        for levels in ((level,), (level, coarser[0]), (level, *coarser), (level, level, 4)):
+            stride = 1 << max(levels)
             for drawn in range(capacity + 1):
                 for head in range(0, capacity, 1 if capacity <= 16 else 3):
-                    path = drawn_path(head, drawn, capacity, level, tail_level)
+                    path = drawn_path(head, drawn, capacity, levels)
                     if drawn < 2:
                         assert path == []
                         continue
@@ -74,11 +72,33 @@ def test_the_plan_draws_the_visible_trail_once_oldest_to_newest(capacity):
 
 def test_coarser_levels_draw_fewer_segments():
     counts = [
-        sum(d.count for d in plan_draws(head=50, drawn=120, capacity=128, level=level))
+        sum(d.count for d in plan_draws(head=50, drawn=120, capacity=128, levels=(level,)))
         for level in range(LEVELS)
     ]
     assert counts[0] == 119
     assert all(a > b for a, b in itertools.pairwise(counts))
+
+
+def test_older_tiers_are_drawn_coarser_at_their_own_levels():
+    def segments(levels):
+        draws = plan_draws(head=50, drawn=120, capacity=128, levels=levels)
+        return sum(d.count for d in draws), {d.level for d in draws if d.kind != "partial"}
+
+    fine, levels = segments((2,))
+    assert levels == {2} and fine == pytest.approx(120 / 4, abs=2)
+    # 64 samples at level 2, 32 at level 3, the 24 oldest at level 4.
+    count, levels = segments((2, 3, 4))
+    assert levels == {2, 3, 4}
+    assert count == pytest.approx(64 / 4 + 32 / 8 + 24 / 16, abs=3)
+    # A tier is never drawn finer than a younger one.
+    assert segments((3, 1, 1))[1] == {3}
+
+
+def test_tier_tolerances_keep_stray_times_opacity_within_the_heads_bound():
+    tolerances = tier_tolerances(fade_power=2.0)
+    assert tolerances[0] == MAX_SAGITTA_PX
+    for start, px in zip(TIER_STARTS, tolerances, strict=True):
+        assert px * (1 - start) ** 2 == pytest.approx(MAX_SAGITTA_PX)
 
 
 def test_drawn_samples_hides_the_oldest_of_a_full_ring_and_the_faded_tail():

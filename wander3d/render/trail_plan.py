@@ -6,7 +6,8 @@ faded to the newest, never the chord across the ring's wrap nor the hidden oldes
 Where many samples fit in a pixel, level L of detail joins every 2**L-th sample (a "block")
 instead of each one. Blocks start at fixed slots (multiples of 2**L), so the coarse
 vertices stay put from frame to frame while the trail grows; the partial blocks at the
-head and the tail are drawn at full detail.
+head and the tail are drawn as one shorter segment each. Older parts of a trail are fainter,
+so they may stray further from the path (`tier_tolerances`) and are drawn coarser.
 
 Index buffers hold rows relative to the attribute's offset, so one static buffer per level
 serves every head position: a draw binds the ring from slot `first_slot` on and draws a
@@ -17,6 +18,7 @@ other slot-wise, so any run of whole chunks is a prefix.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,12 +29,23 @@ LEVELS = 5
 FLAG_SCALE = 2**LEVELS
 #: Blocks per chunk in the agent-by-agent index order.
 CHUNK = 8
-#: Largest distance (physical pixels) a joined segment may stray from the path it replaces...
+#: Largest distance (physical pixels) a joined segment at a trail's head may stray from the
+#: path it replaces.
 MAX_SAGITTA_PX = 0.5
-#: ...and in the older half of a trail, at most a quarter as opaque as its head.
-MAX_TAIL_SAGITTA_PX = 1.0
+#: Where a trail's tiers start, as fractions of the ring's capacity by age: the newest half,
+#: the next quarter and the rest. Each tier has its own level of detail.
+TIER_STARTS = (0.0, 0.5, 0.75)
 #: Fragments at or below this opacity are discarded, so samples beyond it are not drawn.
 MIN_ALPHA = 0.004
+
+
+def tier_tolerances(fade_power: float) -> tuple[float, ...]:
+    """Per tier (TIER_STARTS), the largest distance (physical pixels) its joined segments may
+    stray from the path: MAX_SAGITTA_PX over the opacity at the tier's start relative to
+    the head's, opacity falling as (1 - age / capacity) ** fade_power. So how far a segment
+    strays times how opaque it is stays within MAX_SAGITTA_PX at full opacity, all along.
+    """
+    return tuple(MAX_SAGITTA_PX / (1.0 - start) ** fade_power for start in TIER_STARTS)
 
 
 @dataclass(frozen=True)
@@ -73,11 +86,10 @@ def last_block_start(capacity: int, level: int) -> int:
     return (capacity - 1) // k * k
 
 
-def plan_draws(
-    head: int, drawn: int, capacity: int, level: int, tail_level: int | None = None
-) -> list[Draw]:
-    """Draw calls for samples of ages 0 .. drawn - 1 (newest in slot head - 1) at `level`,
-    and those older than half the ring at `tail_level` (None: `level` too).
+def plan_draws(head: int, drawn: int, capacity: int, levels: Sequence[int]) -> list[Draw]:
+    """Draw calls for samples of ages 0 .. drawn - 1 (newest in slot head - 1), each tier of
+    TIER_STARTS at its entry of `levels` (a tier never finer than a younger one; missing
+    tiers take the last level).
 
     Positions below are unwrapped slots: x and x + capacity are the same slot, so the
     trail runs from x0 (oldest drawn) to x1 (newest) without jumping back.
@@ -86,18 +98,29 @@ def plan_draws(
         return []
     x0 = (head - drawn) % capacity
     x1 = x0 + drawn - 1
-    if tail_level is not None and tail_level > level:
-        # Where the tail ends: a block start of both levels, at about half the ring's age.
-        xm = _grid_at_or_before(x1 - capacity // 2, capacity, tail_level)
-        if x0 < xm < x1:
-            return _path(x0, xm, capacity, tail_level) + _path(xm, x1, capacity, level)
-    return _path(x0, x1, capacity, level)
+    ends, tier_levels = [x1], [levels[0]]  # newest tier first
+    for start, level in zip(TIER_STARTS[1:], levels[1:], strict=False):
+        level = max(level, tier_levels[-1])
+        if level == tier_levels[-1]:
+            continue
+        # A block start of every level so far: both neighbouring tiers end there exactly.
+        end = _grid_at_or_before(x1 - int(start * capacity), capacity, level)
+        if end <= x0:
+            break
+        if end < ends[-1]:
+            ends.append(end)
+            tier_levels.append(level)
+    ends.append(x0)
+    draws: list[Draw] = []
+    for i in reversed(range(len(tier_levels))):
+        draws += _path(ends[i + 1], ends[i], capacity, tier_levels[i])
+    return draws
 
 
 def _path(x0: int, x1: int, capacity: int, level: int) -> list[Draw]:
     """Draws from unwrapped slot x0 to x1: whole blocks at `level`, and one shorter segment
     for each end that does not reach a block boundary (sample by sample where the tail's
-    would cross the wrap: its ends would not alternate in parity, see trails._VERT)."""
+    would end at the wrap: its newer end would lie past the rows its buffer can reach)."""
     if level == 0:
         return _run(x0, x1, capacity, 0)
     g0, g1 = _grid_at_or_after(x0, capacity, level), _grid_at_or_before(x1, capacity, level)

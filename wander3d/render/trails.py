@@ -14,12 +14,13 @@ from vispy import gloo
 from vispy.gloo.context import get_current_canvas
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
+from vispy.visuals.shaders import ModularProgram
 
 from wander3d.engine import TrailBuffer
 
+from .screen_scale import pixels_per_unit
 from .trail_plan import (
     FLAG_SCALE,
-    MAX_TAIL_SAGITTA_PX,
     Draw,
     choose_level,
     drawn_samples,
@@ -27,6 +28,7 @@ from .trail_plan import (
     level_flags,
     partial_indices,
     plan_draws,
+    tier_tolerances,
 )
 
 #: Opacity of the newest segment.
@@ -41,63 +43,76 @@ GL_MULTISAMPLE = 0x809D
 #: every visible segment, "reference" every segment of the ring with the hidden ones discarded
 #: by the shader (the original drawing, kept to compare pictures and timings against).
 DETAILS = ("lod", "full", "reference")
+#: How far (physical pixels) joined segments may stray from the path, per tier of age.
+_TIER_TOLERANCES = tier_tolerances(TRAIL_FADE_POWER)
 
-_VERT = f"""
+# GLSL 1.30 (OpenGL 3.0; the agents' instancing needs 3.3 anyway) for `flat`: a segment's
+# values come from its newer end alone, GL's provoking vertex (the last of each pair in every
+# index buffer of trail_plan). So a reflection hides just the segment that crosses it although
+# every vertex is shared by two segments, and only the opacity is interpolated: the fewer the
+# values a software rasteriser interpolates per line and per pixel, the faster it draws them.
+_VERT = f"""#version 130
 attribute vec4 a_sample;   // xyz; w = (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
 uniform float u_head;      // ring slot the next sample goes into
-uniform float u_shown;     // samples shown, newest first
 uniform float u_capacity;  // slots in the ring
-uniform float u_stride;    // samples per drawn segment
-uniform float u_blocks;    // blocks of u_stride slots in the ring (the last may be shorter)
-uniform float u_flag_unit; // the power of two >= u_stride: which flag bit to read
+uniform float u_flag_unit; // the power of two >= samples per drawn segment: the flag to read
 uniform float u_alpha;
 uniform float u_fade_power;
 varying float v_alpha;
-varying float v_hidden;    // hides both segments at this vertex (the original drawing)
-varying float v_odd;       // 0 or 1, alternating along the trail
-varying vec2 v_broken;     // "the segment ending here crosses a reflection", at v_odd's end
-varying vec2 v_age;        // age, likewise
+flat out float v_broken;   // a wall reflection within the segment that ends here
 
 void main() {{
     float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
     float flags = a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0;
-    // Flag bit log2(unit): a wall reflection within the `unit` samples up to this one.
-    float broken = mod(floor(flags / u_flag_unit), 2.0);
+    // Flag bit log2(unit): a reflection within the `unit` samples up to this one.
+    v_broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
-    v_hidden = (slot < 0.0 || age >= u_shown) ? 1.0 : 0.0;
-    // Block number along the trail (slots before the head belong to the ring's later lap),
-    // so the two ends of every drawn segment differ in parity, across the wrap too.
-    float block = floor(slot / u_stride) + (slot < u_head ? u_blocks : 0.0);
-    v_odd = mod(block, 2.0);
-    v_broken = v_odd > 0.5 ? vec2(0.0, broken) : vec2(broken, 0.0);
-    v_age = v_odd > 0.5 ? vec2(0.0, age) : vec2(age, 0.0);
-    float fresh = clamp(1.0 - age / u_capacity, 0.0, 1.0);
-    v_alpha = u_alpha * pow(fresh, u_fade_power);
+    v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
     gl_Position = $transform(vec4(a_sample.xyz, 1.0));
 }}
 """
 
-# A segment must hide when its newer end says a reflection happened within it, whatever its
-# older end says, although both ends share their vertices with the neighbouring segments.
-# Each end writes its values into the channel of its parity, so interpolation gives both
-# ends' values scaled by their weights (v_odd and 1 - v_odd): dividing recovers them.
-# u_exact_breaks 0 keeps the original rule instead: a broken vertex hides both segments.
-_FRAG = """
+_FRAG = """#version 130
 uniform vec3 u_color;
-uniform float u_exact_breaks;
+varying float v_alpha;
+flat in float v_broken;
+void main() {
+    if (v_broken > 0.5 || v_alpha <= 0.004) discard;
+    gl_FragColor = vec4(u_color, v_alpha);
+}
+"""
+
+# The original drawing, kept as the "reference" detail to compare pictures and timings with:
+# every segment of the ring is drawn, and the shader hides the chord across the wrap, the
+# oldest segment and those at a reflection. A vertex is shared by the segments before and
+# after it, so a hidden vertex hides both: the interpolated flag is positive everywhere on a
+# segment that touches one, except exactly at its other end.
+_REFERENCE_VERT = f"""
+attribute vec4 a_sample;
+uniform float u_head;
+uniform float u_shown;     // samples shown, newest first
+uniform float u_capacity;
+uniform float u_alpha;
+uniform float u_fade_power;
 varying float v_alpha;
 varying float v_hidden;
-varying float v_odd;
-varying vec2 v_broken;
-varying vec2 v_age;
+
+void main() {{
+    float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
+    float broken = mod(a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0, 2.0);  // flag bit 0
+    float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);
+    v_hidden = (slot < 0.0 || age >= u_shown || broken > 0.5) ? 1.0 : 0.0;
+    v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
+    gl_Position = $transform(vec4(a_sample.xyz, 1.0));
+}}
+"""
+
+_REFERENCE_FRAG = """
+uniform vec3 u_color;
+varying float v_alpha;
+varying float v_hidden;
 void main() {
-    vec2 weight = max(vec2(1.0 - v_odd, v_odd), 1e-4);
-    vec2 broken = v_broken / weight;
-    vec2 age = v_age / weight;
-    float newer_broken = age.x < age.y ? broken.x : broken.y;
-    float any_broken = v_broken.x + v_broken.y;
-    float hide = u_exact_breaks > 0.5 ? step(0.5, newer_broken) : any_broken;
-    if (v_hidden > 0.0 || hide > 0.0 || v_alpha <= 0.004) discard;
+    if (v_hidden > 0.0 || v_alpha <= 0.004) discard;
     gl_FragColor = vec4(u_color, v_alpha);
 }
 """
@@ -134,6 +149,8 @@ class TrailVisual(Visual):
     """
 
     def __init__(self, n_agents: int, capacity: int, color: tuple[float, float, float]) -> None:
+        # Before Visual.__init__, which sets up the transforms of the programs.
+        self._reference_program = ModularProgram(_REFERENCE_VERT, _REFERENCE_FRAG)
         Visual.__init__(self, vcode=_VERT, fcode=_FRAG)
         self.n_agents = n_agents
         self.capacity = capacity
@@ -146,12 +163,12 @@ class TrailVisual(Visual):
         self._all_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._subset_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._agents: np.ndarray | None = None  # rows drawn; None: all
-        self.shared_program["a_sample"] = self._ring
-        self.shared_program["u_capacity"] = float(capacity)
-        self.shared_program["u_color"] = tuple(color)
-        self.shared_program["u_alpha"] = TRAIL_ALPHA
-        self.shared_program["u_fade_power"] = TRAIL_FADE_POWER
-        self.shared_program["u_stride"] = 1.0
+        self._reference_program["a_sample"] = self._ring
+        for program in (self.shared_program, self._reference_program):
+            program["u_capacity"] = float(capacity)
+            program["u_color"] = tuple(color)
+            program["u_alpha"] = TRAIL_ALPHA
+            program["u_fade_power"] = TRAIL_FADE_POWER
         self.detail = "lod"
         self.bend = 0.0
         self.corners: np.ndarray | None = None
@@ -196,7 +213,8 @@ class TrailVisual(Visual):
         self._size = size
         shown = size - 1 if size >= self.capacity else size
         self.shared_program["u_head"] = float(head)
-        self.shared_program["u_shown"] = float(shown)
+        self._reference_program["u_head"] = float(head)
+        self._reference_program["u_shown"] = float(shown)
 
     def write(self, first_slot: int, points: np.ndarray, flags: np.ndarray) -> int:
         """Write k consecutive slots starting at `first_slot` (no wrap inside the run).
@@ -216,6 +234,7 @@ class TrailVisual(Visual):
 
     def _prepare_transforms(self, view) -> None:
         view.view_program.vert["transform"] = view.get_transform()
+        self._reference_program.vert["transform"] = view.get_transform()
 
     def _prepare_draw(self, view) -> bool:
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
@@ -244,13 +263,12 @@ class TrailVisual(Visual):
 
     def _draw_parts(self) -> None:
         drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
-        level = tail_level = 0
+        levels = [0]
         if self.detail == "lod":
-            ppu = self._pixels_per_unit()
-            level = choose_level(ppu, self.bend)
-            tail_level = choose_level(ppu, self.bend, MAX_TAIL_SAGITTA_PX)
+            ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
+            levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
         segments = 0
-        for d in plan_draws(self._head, drawn, self.capacity, level, tail_level):
+        for d in plan_draws(self._head, drawn, self.capacity, levels):
             self._draw_part(d)
             segments += d.count
         self.last_segments = segments * self.drawn_agents
@@ -270,10 +288,7 @@ class TrailVisual(Visual):
         stride = d.span if d.kind == "partial" else 1 << d.level
         program = self._program
         program["a_sample"] = self._ring_from[d.first_slot]
-        program["u_stride"] = float(stride)
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
-        program["u_blocks"] = float(-(-self.capacity // stride))
-        program["u_exact_breaks"] = 1.0
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], size))
 
@@ -288,32 +303,8 @@ class TrailVisual(Visual):
             start = slots * self.n_agents + agents[:, None]
             end = (slots + 1) % self.capacity * self.n_agents + agents[:, None]
             self._buffers[key] = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
-        program = self._program
-        program["a_sample"] = self._ring
-        program["u_stride"] = 1.0
-        program["u_flag_unit"] = 1.0
-        program["u_blocks"] = float(self.capacity)
-        program["u_exact_breaks"] = 0.0
-        program.draw(self._draw_mode, self._buffers[key])
+        self._reference_program.draw(self._draw_mode, self._buffers[key])
         self.last_segments = self.capacity * self.drawn_agents
-
-    def _pixels_per_unit(self) -> float:
-        """Largest on-screen size (physical pixels) of a world unit among `corners`.
-
-        The nearest point of a box to the camera is a corner, where a unit looks largest.
-        inf when unknown or when a corner is behind the camera.
-        """
-        if self.corners is None:
-            return float("inf")
-        tr = self.get_transform("visual", "framebuffer")
-        step = 1e-3 * float(np.ptp(self.corners, axis=0).max() or 1.0)
-        points = np.concatenate([self.corners + step * e for e in np.eye(4, 3, -1)])
-        mapped = np.asarray(tr.map(points), dtype=np.float64)
-        w = mapped[:, 3]
-        if np.any(w <= 1e-9):
-            return float("inf")
-        xy = (mapped[:, :2] / w[:, None]).reshape(4, len(self.corners), 2)
-        return float(np.linalg.norm(xy[1:] - xy[0], axis=-1).max() / step)
 
     def _compute_bounds(self, axis, view):
         return None
