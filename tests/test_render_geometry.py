@@ -15,8 +15,8 @@ from wander3d.render.trails import GroupTrail, _slot_runs
 
 def test_cone_mesh_is_a_closed_cone_along_x():
     verts, norms, faces = cone_mesh(8)
-    assert verts.shape == norms.shape == (18, 3)
-    assert faces.shape == (48,) and faces.max() < len(verts)
+    assert verts.shape == norms.shape == (17, 3)
+    assert faces.shape == (14 * 3,) and faces.max() < len(verts)
     np.testing.assert_allclose(np.linalg.norm(norms, axis=1), 1.0, atol=1e-6)
     assert verts[:, 0].min() == pytest.approx(-0.4) and verts[:, 0].max() == pytest.approx(0.6)
     radial = np.hypot(verts[:, 1], verts[:, 2])

@@ -305,3 +305,23 @@ def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatc
     assert swaps == []
     assert not image.isNull() and image.pixelColor(100, 75).isValid()
     close_view(view)
+
+
+def test_cones_small_on_screen_have_fewer_sides_and_look_the_same(gl_view, monkeypatch):
+    import wander3d.render.agents as agents_module
+
+    gl_view.set_trails_visible(False)
+    gl_view.set_enclosure_visible(False)
+    cones = gl_view.agents.nodes[0]
+    coarse = gl_view.render()
+    assert cones.sides == agents_module.CONE_SIDES[0]
+    monkeypatch.setattr(agents_module, "CONE_FINE_PX", 0.0)  # every cone counts as large
+    fine = gl_view.render()
+    assert cones.sides == agents_module.CONE_SIDES[-1]
+    drawn = _content(fine, gl_view.scene.view.background)
+    differ = np.abs(coarse[..., :3].astype(int) - fine[..., :3].astype(int)).sum(-1) > 30
+    assert drawn > 0.002 and differ.mean() < 0.15 * drawn
+    monkeypatch.undo()
+    gl_view.follow(0)  # a chase view: the nearest cones fill much of the screen
+    gl_view.render()
+    assert cones.sides == agents_module.CONE_SIDES[-1]

@@ -13,6 +13,8 @@ from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
+from .screen_scale import pixels_per_unit
+
 #: Above this many agents in a scene every group is drawn as dots, so the frame rate holds.
 POINTS_THRESHOLD = 20_000
 #: Cone length as a fraction of the enclosure's largest extent...
@@ -29,6 +31,12 @@ def agent_size(low: np.ndarray, high: np.ndarray) -> float:
 
 #: Cone radius as a fraction of its length.
 CONE_ASPECT = 0.32
+#: Sides of a cone drawn small on screen, and of one drawn large: below about 40 pixels
+#: 6 sides look as round as 8 (smooth normals), and a software renderer draws 10k cones
+#: about a third faster.
+CONE_SIDES = (6, 8)
+#: Cone length (physical pixels) from which the larger number of sides is used.
+CONE_FINE_PX = 40.0
 #: Dot diameter in logical pixels.
 DOT_SIZE = 3.0
 #: World-space direction towards the key light: above, slightly in front of the default view.
@@ -117,8 +125,9 @@ def strided_rows(count: int, stride: int, keep: int | None = None) -> np.ndarray
 def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A unit-length cone along +x: (vertices, normals, triangle indices).
 
-    vertices, normals: (2 * segments + 2, 3) float32: the side ring, the tip, the base ring
-    (again, with the base's normal) and the base centre. indices: (segments * 6,) uint32.
+    vertices, normals: (2 * segments + 1, 3) float32: the side ring, the tip and the base ring
+    (again, with the base's normal). indices: ((2 * segments - 2) * 3,) uint32: a triangle per
+    side, and the base as a fan from its first vertex (flat, so it needs no centre).
     The cone spans x in [-0.4, 0.6] so the agent's position sits near its centroid; its base
     radius is CONE_ASPECT. Side normals are smooth, so few segments still look round.
     """
@@ -129,16 +138,15 @@ def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # The side's normal leans forward by the cone's half-angle: (r / length, cos, sin).
     side = np.stack([np.full_like(theta, r / (tip - back)), np.cos(theta), np.sin(theta)], 1)
     side /= np.linalg.norm(side, axis=1, keepdims=True)
-    verts = np.concatenate([ring, [[tip, 0, 0]], ring, [[back, 0, 0]]])
-    norms = np.concatenate([side, [[1, 0, 0]], np.tile([[-1, 0, 0]], (segments + 1, 1))])
+    verts = np.concatenate([ring, [[tip, 0, 0]], ring])
+    norms = np.concatenate([side, [[1, 0, 0]], np.tile([[-1, 0, 0]], (segments, 1))])
     i = np.arange(segments)
-    j = (i + 1) % segments
     tip_index, base = segments, segments + 1
-    center = 2 * segments + 1
+    k = np.arange(1, segments - 1)
     faces = np.concatenate(
         [
-            np.stack([i, j, np.full_like(i, tip_index)], 1),
-            np.stack([base + j, base + i, np.full_like(i, center)], 1),
+            np.stack([i, (i + 1) % segments, np.full_like(i, tip_index)], 1),
+            np.stack([np.full_like(k, base), base + k + 1, base + k], 1),
         ]
     )
     return (
@@ -175,15 +183,19 @@ class ConesVisual(Visual):
 
     def __init__(self, color: tuple[float, float, float], size: float) -> None:
         Visual.__init__(self, vcode=_CONE_VERT, fcode=_CONE_FRAG)
-        verts, norms, faces = cone_mesh()
-        self.shared_program["a_local"] = gloo.VertexBuffer(verts)
-        self.shared_program["a_normal"] = gloo.VertexBuffer(norms)
-        self._index_buffer = gloo.IndexBuffer(faces)
+        self._meshes = {}
+        for sides in CONE_SIDES:
+            verts, norms, faces = cone_mesh(sides)
+            mesh = gloo.VertexBuffer(verts), gloo.VertexBuffer(norms), gloo.IndexBuffer(faces)
+            self._meshes[sides] = mesh
+        self._sides = 0
+        self._size = float(size)
+        self._use_mesh(CONE_SIDES[-1])
         self._positions = gloo.VertexBuffer(np.zeros((1, 3), np.float32), divisor=1)
         self._velocities = gloo.VertexBuffer(np.zeros((1, 3), np.float32), divisor=1)
         self.shared_program["a_position"] = self._positions
         self.shared_program["a_velocity"] = self._velocities
-        self.shared_program["u_size"] = float(size)
+        self.shared_program["u_size"] = self._size
         self.shared_program["u_color"] = tuple(color)
         self.shared_program["u_light"] = tuple(LIGHT_DIRECTION)
         self._draw_mode = "triangles"
@@ -191,7 +203,23 @@ class ConesVisual(Visual):
         self._count = 0
         self._probe = np.zeros((1, 3))  # an agent's position, to tell how the view turns faces
         self.cull = True  # skip the faces turned away (False: draw all, as originally)
+        #: (8, 3) world points that bound the agents (the enclosure's corners), to tell how
+        #: large the nearest cone looks; None: always the finer mesh.
+        self.corners: np.ndarray | None = None
         self.freeze()
+
+    @property
+    def sides(self) -> int:
+        """Sides of the cones the last frame drew."""
+        return self._sides
+
+    def _use_mesh(self, sides: int) -> None:
+        if sides != self._sides:
+            verts, norms, faces = self._meshes[sides]
+            self.shared_program["a_local"] = verts
+            self.shared_program["a_normal"] = norms
+            self._index_buffer = faces
+            self._sides = sides
 
     def set_data(self, positions: np.ndarray, velocities: np.ndarray) -> int:
         """Upload (n, 3) positions (units) and velocities (units/s); returns bytes uploaded."""
@@ -215,6 +243,9 @@ class ConesVisual(Visual):
         tr = view.get_transform("visual", "render")
         hidden = hidden_faces(tr.map, self._probe[0], mirrored=True) if self.cull else False
         self.update_gl_state(cull_face=hidden)
+        scale = pixels_per_unit(view.get_transform("visual", "framebuffer"), self.corners)
+        small = self.cull and self._size * scale < CONE_FINE_PX
+        self._use_mesh(CONE_SIDES[0] if small else CONE_SIDES[-1])
         return self._count > 0
 
     def _compute_bounds(self, axis, view):
@@ -263,7 +294,8 @@ Dots = create_visual_node(DotsVisual)
 class AgentsLayer:
     """Every group's agents: one Cones (or Dots) node per group, under `parent`.
 
-    colors: per group (r, g, b) in 0..1; size: cone length in world units. `set_rows` limits
+    colors: per group (r, g, b) in 0..1; size: cone length in world units; corners: (8, 3)
+    world points that bound the agents, for the cones' level of detail. `set_rows` limits
     each group to a subset of its agents (a huge scene on a slow renderer); `drawn` is the
     number of agents the last `update` uploaded.
     """
@@ -275,6 +307,7 @@ class AgentsLayer:
         colors: list[tuple[float, float, float]],
         size: float,
         dots: bool,
+        corners: np.ndarray | None = None,
     ) -> None:
         node_type = Dots if dots else Cones
         self.dots = dots
@@ -284,6 +317,8 @@ class AgentsLayer:
         ]
         for node in self.nodes:
             node.order = 1
+            if not dots:
+                node.corners = corners
         self.rows: list[np.ndarray | None] = [None] * len(slices)
         self.drawn = 0
 

@@ -132,14 +132,14 @@ class SimulationView:
         colors = [rgb(g.color) for g in sim.groups]
         extent = float(np.max(high - low))
         self.enclosure = EnclosureLayer(root, low, high)
-        self.agents = AgentsLayer(
-            root, sim.group_slices, colors, agent_size(low, high),
-            dots=sim.count > POINTS_THRESHOLD,
-        )  # fmt: skip
-        self.trails = TrailsLayer(root, sim.trail_buffers, colors)
         self._box_corners = np.array(
             [[(low, high)[(i >> axis) & 1][axis] for axis in range(3)] for i in range(8)]
         )
+        self.agents = AgentsLayer(
+            root, sim.group_slices, colors, agent_size(low, high),
+            dots=sim.count > POINTS_THRESHOLD, corners=self._box_corners,
+        )  # fmt: skip
+        self.trails = TrailsLayer(root, sim.trail_buffers, colors)
         self.debug = DebugLayer(root)
         self.path = PathLayer(root)
         self._layers = (self.enclosure, self.agents, self.trails, self.debug, self.path)
