@@ -10,7 +10,7 @@ import numpy as np
 from app_support import wait_engine_idle
 from PyQt6.QtCore import QTimer
 
-from wander3d.app.frame_loop import MAX_FRAME_GAP
+from wander3d.app.frame_loop import MAX_FRAME_GAP, TIMELINE_INTERVAL
 from wander3d.engine import Simulation
 from wander3d.render import SimulationView
 from wander3d.scene import load_scene
@@ -135,6 +135,26 @@ def test_after_a_long_frame_the_engine_works_ahead_by_a_usual_frame(window):
     loop.worker.wait(5.0)
     ahead_of_display = loop.step - loop.clock.shown / dt
     assert ahead_of_display <= 3  # a frame of 16 ms and the step drawn from; 12.5 before
+
+
+def test_while_running_the_timeline_bar_follows_at_its_own_pace(window, qtbot):
+    """The bar's widgets repaint about 10 times a second, not at every frame; pausing shows
+    the exact step at once."""
+    loop = window.frames
+    shown = []
+    loop.timelineChanged.connect(lambda step, head: shown.append(step))
+    draws = []
+    window.view.canvas.events.draw.connect(lambda e: draws.append(1))
+    wait_engine_idle(window, qtbot)
+    window.set_running(True)
+    qtbot.wait(1000)
+    assert len(draws) >= 20  # frames came faster than the bar
+    assert 3 <= len(shown) <= 1 / TIMELINE_INTERVAL + 2
+    window.set_running(False)
+    wait_engine_idle(window, qtbot)
+    bar = window.timeline_bar
+    assert bar.slider.value() == loop.step and bar.slider.maximum() == loop.head
+    assert f"{loop.step * loop.sim.dt:.2f} /" in bar.time_label.text()
 
 
 def test_the_gui_answers_while_a_long_step_runs(window, qtbot, monkeypatch):

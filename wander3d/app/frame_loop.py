@@ -39,6 +39,10 @@ from .worker import Worker
 
 #: How often the status bar's figures refresh (s).
 STATUS_INTERVAL = 0.25
+#: While running, how often the timeline bar follows the run (s): repainting its widgets
+#: every frame cost a software-rendered window several frames per second, and a run being
+#: recorded keeps the slider at its end anyway. Paused, every change shows at once.
+TIMELINE_INTERVAL = 0.1
 #: A frame that comes after a longer gap (window hidden, machine stalled) counts as this long.
 MAX_FRAME_GAP = 0.25
 #: The next frame starts this fraction of a refresh period after the last one began (below
@@ -127,6 +131,7 @@ class FrameLoop(QObject):
         self._path_agent: int | None = None
         self._last_frame = self.now()
         self._last_status = 0.0
+        self._last_timeline = -TIMELINE_INTERVAL
         self._drawn_key: tuple | None = None
         self._lerp_ms = 0.0  # the GUI thread's cost of interpolating the agents
         self._interval = 1 / 60  # smoothed wall seconds between frames
@@ -194,12 +199,14 @@ class FrameLoop(QObject):
         self._drawn_key = None
         self._lerp_ms = 0.0
         self.view.show_path(None)
-        self.timelineChanged.emit(self._step, self._head)
+        self._show_timeline()
         self._request_frame()
 
     # ------------------------------------------------------------------ controls
     def set_running(self, running: bool) -> None:
         self.running = bool(running)
+        if not self.running:
+            self._show_timeline()
         self.clock.show_step(self._step)
         self.meter.reset()
         self._last_frame = self.now()
@@ -237,7 +244,7 @@ class FrameLoop(QObject):
             self.timeline.edit(group, params)
             self._head = self.timeline.head  # an edit in the past drops the recorded future
             self.view.update()  # redraw now, also while paused
-            self.timelineChanged.emit(self._step, self._head)
+            self._show_timeline()
             self._request_frame()
             return
         run = self._run
@@ -408,7 +415,8 @@ class FrameLoop(QObject):
             self._path_agent = tracer.agent if tracer is not None else None
         self._show_path()
         self._drawn_key = None
-        self.timelineChanged.emit(self._step, self._head)
+        if not self.running or self.now() - self._last_timeline >= TIMELINE_INTERVAL:
+            self._show_timeline()
 
     def _dispatch(self, ahead: float) -> None:
         """Give the idle worker its next job: a queued one, the steps due, or path tracing."""
@@ -481,6 +489,10 @@ class FrameLoop(QObject):
             f"{self.sim.count:,} agents  ·  {st.fps:.0f} fps  ·  sim {st.sim_ms:.1f} ms  ·  "
             f"draw {st.draw_ms:.1f} ms  ·  {speed}{state}{subset}"
         )
+
+    def _show_timeline(self) -> None:
+        self._last_timeline = self.now()
+        self.timelineChanged.emit(self._step, self._head)
 
     def _show_status(self) -> None:
         self._last_status = self.now()
