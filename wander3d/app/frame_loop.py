@@ -149,7 +149,9 @@ class FrameLoop(QObject):
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._watch)
         self._watchdog.start()
-        view.canvas.events.draw.connect(self._drawn, position="last")
+        # A frame's cost counts until Qt has composed it into the window: software GL
+        # rasterises it only then.
+        view.canvas.native.frameSwapped.connect(self._shown)
         self.set_simulation(sim)
 
     # ------------------------------------------------------------------ state
@@ -462,7 +464,8 @@ class FrameLoop(QObject):
         self.view.show_path(points[:k], breaks[:k], values)
         self.pathScaleChanged.emit(self.path_measure, *self.view.path.scale)
 
-    def _drawn(self, event) -> None:
+    def _shown(self) -> None:
+        self.view.frame_shown()
         self.stats.frame(time.perf_counter(), self.view.last_draw_ms)
         stride = self.draw_stride.record(self.view.last_draw_ms, self.sim.count)
         if stride != self.view.agent_stride:

@@ -74,7 +74,7 @@ class SimulationView:
 
     Attributes for callers: `canvas` (the SceneCanvas), `scene`, `sim`; statistics of the last
     `update`: `last_upload_bytes`, `last_trail_upload_bytes`, `last_update_ms`; and of the last
-    on-screen draw: `last_draw_ms`.
+    on-screen draw: `last_draw_ms` (until `frame_shown`, where the toolkit reports it).
     """
 
     def __init__(
@@ -482,3 +482,11 @@ class SimulationView:
 
     def _draw_end(self, event) -> None:
         self.last_draw_ms = (time.perf_counter() - self._draw_started) * 1e3
+
+    def frame_shown(self) -> None:
+        """The last frame reached the screen: count its drawing until now.
+
+        A toolkit that composes the canvas into its window itself (Qt) says when; a software
+        renderer rasterises the frame only then, after the draw calls have returned.
+        """
+        self.last_draw_ms = max(self.last_draw_ms, (time.perf_counter() - self._draw_started) * 1e3)
