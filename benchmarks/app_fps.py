@@ -29,6 +29,9 @@ def main(argv: list[str]) -> int:
     from PyQt6.QtWidgets import QApplication
 
     vispy.use(app="pyqt6")
+    from wander3d.app.canvas_window import prefer_prompt_updates
+
+    prefer_prompt_updates()
     app = QApplication(sys.argv[:1])
     from wander3d.app.theme import apply_dark_theme
     from wander3d.app.window import MainWindow

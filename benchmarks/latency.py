@@ -83,6 +83,9 @@ def main(argv: list[str]) -> int:
     import vispy
 
     vispy.use(app="pyqt6")
+    from wander3d.app.canvas_window import prefer_prompt_updates
+
+    prefer_prompt_updates()
     from PyQt6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
     from PyQt6.QtWidgets import QApplication
 

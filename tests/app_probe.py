@@ -69,6 +69,7 @@ def main() -> None:
     window.view.update()
     settle(app, 0.5)
     image = window.view.render()
+    grabbed = window.view.canvas.native.grabFramebuffer()
     viewport = window.panel_scroll.viewport()
     clipped = []
     for group in window.panel.groups:
@@ -89,6 +90,9 @@ def main() -> None:
                 "slider_width": window.panel.groups[0].controls["distance"].slider.width(),
                 "lit": float(np.mean(image[..., :3].max(axis=-1) > 90)),
                 "contexts": contexts,
+                "canvas": list(window.view.canvas.size),
+                "physical": list(window.view.canvas.physical_size),
+                "framebuffer": [grabbed.width(), grabbed.height()],
             }
         )
     )

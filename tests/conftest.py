@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 from gl_support import close_view
 
+from wander3d.app.canvas_window import prefer_prompt_updates
+
+# Before pytest-qt's QApplication: the GL tests see Qt as the app configures it.
+prefer_prompt_updates()
+
 #: A small two-group scene: cheap to draw with software GL, yet with trails, walls and methods.
 SMALL_SCENE = """
 [scene]

@@ -90,3 +90,7 @@ def test_a_4k_screen_at_150_percent_shows_the_whole_window():
     assert seen["available"][2:] == [2560, 1440]
     assert inside(seen["frame"], seen["available"])
     assert seen["frame"][2:] == list(PREFERRED_SIZE)
+    # The canvas draws at the screen's resolution (not its logical one scaled up), to the
+    # window's every pixel.
+    assert seen["physical"] == seen["framebuffer"]
+    assert seen["physical"] == pytest.approx([1.5 * side for side in seen["canvas"]], abs=1)

@@ -149,7 +149,7 @@ class FrameLoop(QObject):
         self._watchdog.setInterval(WATCHDOG_MS)
         self._watchdog.timeout.connect(self._watch)
         self._watchdog.start()
-        # A frame's cost counts until Qt has composed it into the window: software GL
+        # A frame's cost counts until Qt has swapped it onto the screen: software GL
         # rasterises it only then.
         view.canvas.native.frameSwapped.connect(self._shown)
         self.set_simulation(sim)

@@ -13,6 +13,7 @@ from PyQt6.QtWidgets import QApplication, QProgressDialog
 from wander3d.engine.warmup import compile_kernel
 from wander3d.scene import Scene, SceneError, bundled_scene, load_scene
 
+from .canvas_window import prefer_prompt_updates
 from .errors import install_excepthook
 from .glinfo import default_samples
 from .theme import apply_dark_theme
@@ -76,6 +77,7 @@ def run_app(scene_path: Path | None = None) -> int:
     import vispy
 
     vispy.use(app="pyqt6")
+    prefer_prompt_updates()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)

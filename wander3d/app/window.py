@@ -22,6 +22,7 @@ from wander3d.scene import Scene
 from wander3d.scene.feel import scene_warnings
 
 from .actions import FlyKeys, WindowActions
+from .canvas_window import canvas_application, embed
 from .frame_loop import FrameLoop, edited
 from .help import HelpDialog, help_html
 from .panel import PARAMS, SidePanel
@@ -51,10 +52,11 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         # The text of the file the running scene came from (or was saved to): auto-reload
         # ignores change notifications that leave the file as we know it.
         self._file_text = scene.text
-        self.view = SimulationView(scene, self.sim, app="pyqt6", parent=self, samples=samples)
-        canvas = self.view.canvas.native
-        self.setCentralWidget(canvas)
-        canvas.installEventFilter(FlyKeys(self))
+        self.view = SimulationView(
+            scene, self.sim, app=canvas_application(), parent=self, samples=samples
+        )
+        self.setCentralWidget(embed(self.view.canvas.native, self))
+        self.view.canvas.native.installEventFilter(FlyKeys(self))
         self.panel = SidePanel()
         self.panel_scroll = QScrollArea()
         self.panel_scroll.setWidget(self.panel)

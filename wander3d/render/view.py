@@ -44,11 +44,12 @@ def _trail_bends(sim: Simulation) -> list[float]:
 
 
 def _composes_itself(app) -> bool:
-    """Whether canvases of vispy Application `app` are composed into their window by the
-    toolkit (Qt's QOpenGLWidget), so a buffer swap of their own would be wasted work.
+    """Whether canvases of vispy Application `app` are presented by the toolkit after each
+    draw (Qt: a QOpenGLWidget is composed into its window, a QOpenGLWindow swaps by itself),
+    so a buffer swap of vispy's own would be wasted work.
 
-    Such a swap targets the widget context's hidden surface and, on a software renderer,
-    blocks the GUI thread until the frame is rasterised (about half the frame's time).
+    For a QOpenGLWidget that swap targets the context's hidden surface and, on a software
+    renderer, blocks the GUI thread until the frame is rasterised (about half the frame's time).
     """
     return app.backend_name.lower().startswith(("pyqt", "pyside"))
 
@@ -486,7 +487,7 @@ class SimulationView:
     def frame_shown(self) -> None:
         """The last frame reached the screen: count its drawing until now.
 
-        A toolkit that composes the canvas into its window itself (Qt) says when; a software
-        renderer rasterises the frame only then, after the draw calls have returned.
+        A toolkit that presents the canvas itself (Qt) says when; a software renderer
+        rasterises the frame only then, after the draw calls have returned.
         """
         self.last_draw_ms = max(self.last_draw_ms, (time.perf_counter() - self._draw_started) * 1e3)

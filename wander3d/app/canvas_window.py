@@ -1,0 +1,131 @@
+"""The app's canvas surface: a native OpenGL window (QOpenGLWindow) inside the main window.
+
+vispy's Qt backend draws into a QOpenGLWidget. Qt then composes that widget's texture and
+the rest of the main window into one OpenGL picture every frame; on a software renderer this
+composing of the whole window cost more than drawing a default scene's agents and trails.
+A QOpenGLWindow embedded with QWidget.createWindowContainer is drawn straight into its own
+native window and presented by its own buffer swap; the widgets around it are painted, and
+sent to the display, only when they change.
+
+`canvas_application` gives a vispy Application whose canvases are such windows (the rest of
+vispy's PyQt6 backend is used as it is); `embed` wraps one in the widget to lay out. This
+module reaches into vispy's Qt backend (`_qt`), which has no public way to choose the class.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+
+import vispy.app
+from PyQt6.QtCore import Qt
+from PyQt6.QtGui import QGuiApplication, QWindow
+from PyQt6.QtOpenGL import QOpenGLWindow
+from PyQt6.QtWidgets import QWidget
+from vispy.app.backends import _pyqt6, _qt
+
+
+def prefer_prompt_updates() -> None:
+    """Let Qt handle a window's update request as soon as the event loop is free.
+
+    Qt delays every update request by 5 ms by default ("idle time to gather system events";
+    QPlatformWindow::requestUpdate). The frame loop paces frames itself and leaves that idle
+    time between them, so the delay only made every frame 5 ms later. Call before the first
+    window is shown; a value the user has set wins.
+    """
+    os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
+
+
+class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
+    """vispy canvas backend on a QOpenGLWindow.
+
+    Qt calls paintGL when an update is due and swaps the buffers itself right after
+    (QOpenGLWindow.frameSwapped says when); vispy's input handlers of the Qt backend serve
+    a QWindow's events as they are. `container` is the widget that embeds it (see `embed`).
+    """
+
+    def _init_specific(self, p, kwargs) -> None:
+        if p.parent is not None and not isinstance(p.parent, QWindow):
+            p.parent = None  # a widget parent is the container's business (embed)
+        glformat = _qt._set_config(p.context.config)
+        glformat.setSwapInterval(1 if p.vsync else 0)
+        p.context.shared.add_ref("qt", self)
+        QOpenGLWindow.__init__(self, QOpenGLWindow.UpdateBehavior.NoPartialUpdate, p.parent)
+        self.setFormat(glformat)
+        self.container: QWidget | None = None
+        self.screenChanged.connect(self.screen_changed)
+        self._initialized = True
+
+    # QWidget spellings that vispy's shared Qt backend code calls.
+    def setMouseTracking(self, enable: bool) -> None:
+        """A QWindow always receives mouse moves."""
+
+    def setWindowTitle(self, title: str) -> None:
+        self.setTitle(title)
+
+    def devicePixelRatioF(self) -> float:
+        return self.devicePixelRatio()
+
+    def setFocus(self) -> None:
+        """Give keyboard focus to the embedding widget, which passes it to this window."""
+        if self.container is not None:
+            self.container.setFocus()
+        else:
+            self.requestActivate()
+
+    def hasFocus(self) -> bool:
+        return QGuiApplication.focusWindow() is self
+
+    # The vispy backend interface.
+    def _vispy_close(self) -> None:
+        self.close()
+
+    def _vispy_set_current(self) -> None:
+        if self._vispy_canvas is not None and self.isValid():
+            self.makeCurrent()
+
+    def _vispy_swap_buffers(self) -> None:
+        """Qt swaps after paintGL; a swap outside it would show an unfinished frame."""
+
+    def _vispy_get_fb_bind_location(self) -> int:
+        return self.defaultFramebufferObject()
+
+    def initializeGL(self) -> None:
+        if self._vispy_canvas is not None:
+            self._vispy_canvas.events.initialize()
+
+    def resizeGL(self, w: int, h: int) -> None:
+        if self._vispy_canvas is None:
+            return
+        # resizeGL's size is logical: vispy wants both. Qt rounds the native window's size
+        # to the nearest pixel (qRound); vispy's own backend truncates, a pixel short.
+        ratio = self.devicePixelRatio()
+        physical = (int(w * ratio + 0.5), int(h * ratio + 0.5))
+        self._vispy_set_physical_size(*physical)
+        self._vispy_canvas.events.resize(size=(w, h), physical_size=physical)
+
+    def paintGL(self) -> None:
+        if self._vispy_canvas is None:
+            return
+        self._vispy_canvas.set_current()
+        self._vispy_canvas.events.draw(region=None)
+
+
+def canvas_application() -> vispy.app.Application:
+    """A vispy Application on PyQt6 whose canvases are CanvasWindows."""
+    app = vispy.app.Application("pyqt6")
+    backend = types.ModuleType(_pyqt6.__name__)
+    backend.__dict__.update(_pyqt6.__dict__)
+    backend.CanvasBackend = CanvasWindow  # type: ignore[attr-defined]
+    app._backend_module = backend
+    return app
+
+
+def embed(window: CanvasWindow, parent: QWidget) -> QWidget:
+    """The widget that shows `window` inside `parent`'s layout and takes keyboard focus
+    for it (a click, Tab or the mouse wheel focuses the canvas, as on a widget)."""
+    container = QWidget.createWindowContainer(window, parent)
+    container.setFocusPolicy(Qt.FocusPolicy.WheelFocus)
+    container.setMinimumSize(1, 1)
+    window.container = container
+    return container
