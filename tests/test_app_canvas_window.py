@@ -25,6 +25,7 @@ def test_the_canvas_draws_in_its_own_gl_window_and_the_main_window_stays_raster(
     assert window.centralWidget() is native.container
     assert window.windowHandle().surfaceType() == QSurface.SurfaceType.RasterSurface
     assert native.container.size() == native.size()
+    assert native.format().swapInterval() == 1  # in step with the display, no tearing
     assert window.view.canvas.physical_size == (native.width(), native.height())
     # What the window shows is the scene: the agents and trails lit on the background.
     shown = _pixels(native.grabFramebuffer())

@@ -261,6 +261,17 @@ def test_supersampled_render_and_screenshot(gl_view, tmp_path):
     assert _content(written, gl_view.scene.view.background) > 0.01
 
 
+def test_a_screenshot_is_opaque_where_trails_and_agents_blend(gl_view):
+    """Blending lowers the framebuffer's alpha; a PNG that kept it would show whatever an
+    image viewer puts behind it through every trail."""
+    for _ in range(20):
+        gl_view.sim.step(2)
+        gl_view.update()
+    image = gl_view.render()
+    assert _content(image, gl_view.scene.view.background) > 0.01
+    assert image[..., 3].min() == 255
+
+
 def test_headless_render_with_egl(small_scene_file, tmp_path):
     """The offscreen path the `render` command uses: vispy's EGL backend, no display at all."""
     script = textwrap.dedent(

@@ -48,7 +48,9 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
         if p.parent is not None and not isinstance(p.parent, QWindow):
             p.parent = None  # a widget parent is the container's business (embed)
         glformat = _qt._set_config(p.context.config)
-        glformat.setSwapInterval(1 if p.vsync else 0)
+        # Frames follow the display's refresh without tearing, as the composed main window
+        # of a QOpenGLWidget did (the frame loop counts on a swap that waits for it).
+        glformat.setSwapInterval(1)
         p.context.shared.add_ref("qt", self)
         QOpenGLWindow.__init__(self, QOpenGLWindow.UpdateBehavior.NoPartialUpdate, p.parent)
         self.setFormat(glformat)

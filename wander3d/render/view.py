@@ -55,15 +55,23 @@ def _composes_itself(app) -> bool:
 
 
 class _Canvas(FrameStartCanvas):
-    """A SceneCanvas whose frames always start with depth writes on.
+    """A SceneCanvas whose frames always start with depth and colour writes on, and keep the
+    opacity the clear gives every pixel.
 
     Translucent visuals turn depth writes off and vispy leaves GL state as the last visual set
     it; glClear honours that mask, so the next frame's depth clear would silently do nothing
-    and hide everything. This covers on-screen frames and SceneCanvas.render alike.
+    and hide everything. Blending also lowers the framebuffer's alpha where trails and cones
+    are drawn (to about 0.4), which made screenshots translucent there and would let a
+    compositing window manager show the desktop through the window: after the clear, alpha
+    is not written. This covers on-screen frames, SceneCanvas.render and `render` alike.
     """
 
     def frame_start(self) -> None:
         self.context.set_depth_mask(True)
+        self.context.set_color_mask(True, True, True, True)
+
+    def frame_cleared(self) -> None:
+        self.context.set_color_mask(True, True, True, False)
 
 
 class SimulationView:
@@ -460,9 +468,7 @@ class SimulationView:
             canvas.transforms.configure(
                 viewport=(0, 0, w, h), fbo_size=(w, h), fbo_rect=(0, 0, *canvas.physical_size)
             )
-            canvas.context.set_depth_mask(True)  # see _Canvas
-            canvas.context.clear(color=canvas.bgcolor, depth=True)
-            canvas.draw_visual(canvas.scene)
+            canvas.draw_frame()
             return fbo.read()
         finally:
             canvas.pop_fbo()

@@ -38,14 +38,25 @@ def resolve_gl_function(name: str, argtypes: tuple[type, ...]) -> Callable[..., 
 
 class FrameStartCanvas(vscene.SceneCanvas):
     """A SceneCanvas that calls `frame_start()` before each frame it draws (to the screen or
-    through SceneCanvas.render); subclasses override it."""
+    through SceneCanvas.render) and `frame_cleared()` once the frame is cleared; subclasses
+    override them. `draw_frame` draws a frame into whatever framebuffer is bound."""
 
     def frame_start(self) -> None:
         """Called with the canvas's context current, before the frame is cleared."""
 
-    def _draw_scene(self, bgcolor=None) -> None:
+    def frame_cleared(self) -> None:
+        """Called after the frame is cleared, before anything is drawn."""
+
+    def draw_frame(self, bgcolor=None) -> None:
+        """Clear to `bgcolor` (None: the canvas's) and draw the scene, with the hooks."""
         self.frame_start()
-        super()._draw_scene(bgcolor)
+        self.context.clear(color=self.bgcolor if bgcolor is None else bgcolor, depth=True)
+        self.frame_cleared()
+        self.draw_visual(self.scene)
+
+    def _draw_scene(self, bgcolor=None) -> None:
+        # vispy's own clears and draws the scene, nothing else (0.17).
+        self.draw_frame(bgcolor)
 
 
 def set_arcball_rotation(camera: ArcballCamera, rotation: Quaternion) -> None:
