@@ -110,9 +110,7 @@ def measure_frames(
             start = time.perf_counter()
             if timer:
                 timer.start()
-            context.set_depth_mask(True)  # see view._Canvas
-            context.clear(color=canvas.bgcolor, depth=True)
-            canvas.draw_visual(canvas.scene)
+            canvas.draw_frame()  # as the window draws a frame
             context.flush_commands()
             gpu = timer.stop() if timer else float("nan")
             gl.glFinish()
