@@ -18,8 +18,8 @@ import os
 import types
 
 import vispy.app
-from PyQt6.QtCore import Qt
-from PyQt6.QtGui import QGuiApplication, QWindow
+from PyQt6.QtCore import QCoreApplication, QEvent, Qt
+from PyQt6.QtGui import QGuiApplication, QKeyEvent, QWindow
 from PyQt6.QtOpenGL import QOpenGLWindow
 from PyQt6.QtWidgets import QWidget
 from vispy.app.backends import _pyqt6, _qt
@@ -42,6 +42,11 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
     Qt calls paintGL when an update is due and swaps the buffers itself right after
     (QOpenGLWindow.frameSwapped says when); vispy's input handlers of the Qt backend serve
     a QWindow's events as they are. `container` is the widget that embeds it (see `embed`).
+
+    A multisampled canvas draws into Qt's multisampled framebuffer object, blitted to the
+    window before the swap (QOpenGLWindow.PartialUpdateBlit): multisampling then does not
+    depend on the window system offering a multisampled window. Without samples the frame
+    is drawn straight into the window (a software renderer would pay for the blit).
     """
 
     def _init_specific(self, p, kwargs) -> None:
@@ -52,7 +57,10 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
         # of a QOpenGLWidget did (the frame loop counts on a swap that waits for it).
         glformat.setSwapInterval(1)
         p.context.shared.add_ref("qt", self)
-        QOpenGLWindow.__init__(self, QOpenGLWindow.UpdateBehavior.NoPartialUpdate, p.parent)
+        behavior = QOpenGLWindow.UpdateBehavior.NoPartialUpdate
+        if glformat.samples() > 0:
+            behavior = QOpenGLWindow.UpdateBehavior.PartialUpdateBlit
+        QOpenGLWindow.__init__(self, behavior, p.parent)
         self.setFormat(glformat)
         self.container: QWidget | None = None
         self.screenChanged.connect(self.screen_changed)
@@ -76,7 +84,32 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
             self.requestActivate()
 
     def hasFocus(self) -> bool:
+        """Whether the canvas is the window's focus widget (its container is)."""
+        if self.container is not None:
+            return self.container.hasFocus()
         return QGuiApplication.focusWindow() is self
+
+    def event(self, ev: QEvent) -> bool:
+        """What a widget in the main window would get from Qt, the embedded window passes on.
+
+        Tab and Shift+Tab move the keyboard focus on to the panels (a window container
+        keeps it otherwise); the wheel focuses the canvas, as a widget's WheelFocus does;
+        files dragged over the canvas go to the main window, which opens dropped scenes.
+        """
+        kind = ev.type()
+        container = self.container
+        if container is not None:
+            if kind == QEvent.Type.KeyPress and _moves_focus(ev):
+                return QCoreApplication.sendEvent(container, ev)
+            if kind == QEvent.Type.Wheel and not container.hasFocus():
+                container.setFocus(Qt.FocusReason.MouseFocusReason)
+            top = container.window()
+            if kind in _DRAG_HANDLERS and top.acceptDrops():
+                # Its handler itself: Qt would route a drag event sent to the main window
+                # back to the widget under the pointer, the container, which sends it here.
+                getattr(top, _DRAG_HANDLERS[kind])(ev)
+                return True
+        return super().event(ev)
 
     # The vispy backend interface.
     def _vispy_close(self) -> None:
@@ -111,6 +144,20 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
             return
         self._vispy_canvas.set_current()
         self._vispy_canvas.events.draw(region=None)
+
+
+_DRAG_HANDLERS = {
+    QEvent.Type.DragEnter: "dragEnterEvent",
+    QEvent.Type.DragMove: "dragMoveEvent",
+    QEvent.Type.DragLeave: "dragLeaveEvent",
+    QEvent.Type.Drop: "dropEvent",
+}
+
+
+def _moves_focus(ev: QKeyEvent) -> bool:
+    """Tab or Shift+Tab, as QWidget moves the focus on for them."""
+    held = ev.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    return ev.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not held
 
 
 def canvas_application() -> vispy.app.Application:
