@@ -123,12 +123,15 @@ def test_the_chosen_level_keeps_joined_segments_within_the_sagitta_bound():
     assert choose_level(3.4, bend, max_px=1.0) >= choose_level(3.4, bend)
 
 
-def test_level_flags_say_whether_a_reflection_happened_within_each_stride():
+@pytest.mark.parametrize("frames", ["varied", "one sample each"])
+def test_level_flags_say_whether_a_reflection_happened_within_each_stride(frames):
     rng = np.random.default_rng(4)
     breaks = rng.random((200, 5)) < 0.08
-    since = np.full(5, 1 << 30)
+    since = np.full(5, 1 << 30)  # no reflection known
     flags = []
     cuts = np.sort(rng.choice(np.arange(1, 200), 30, replace=False))
+    if frames == "one sample each":  # the usual frame, with its own faster path
+        cuts = np.arange(1, 200)
     for part in np.split(breaks, cuts):  # frames take any number of samples
         f, since = level_flags(part, since)
         flags.append(f)

@@ -172,8 +172,10 @@ def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITT
     return level
 
 
-#: Samples since a reflection beyond which no level's flag is set (counters stop there).
-_COUNT_CAP = 1 << (LEVELS - 1)
+#: Samples since a reflection beyond which no level's flag is set (counters stop there): also
+#: the counter of an agent with no reflection in living memory.
+NO_RECENT_REFLECTION = 1 << (LEVELS - 1)
+_COUNT_CAP = NO_RECENT_REFLECTION
 #: The level flags of a sample that many samples (0 .. _COUNT_CAP) after a reflection.
 _FLAGS_BY_COUNT = np.array(
     [sum(1 << lv for lv in range(LEVELS) if c < 1 << lv) for c in range(_COUNT_CAP + 1)],
@@ -185,14 +187,20 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
     """Per-level break flags of consecutive new samples.
 
     breaks: (k, n) bool, True where the agent was reflected at a wall just before the sample;
-    since: (n,) samples since each agent's last reflection before these (large if unknown).
-    Returns (flags, since): (k, n) uint8 with bit L set when a reflection happened within the
-    last 2**L samples (so a segment joining 2**L samples across it is hidden), and the
-    updated (n,) counter (int32; counts stop at 2**(LEVELS - 1), where no flag is set).
+    since: (n,) samples since each agent's last reflection before these (NO_RECENT_REFLECTION
+    or more if unknown). Returns (flags, since): (k, n) uint8 with bit L set when a reflection
+    happened within the last 2**L samples (so a segment joining 2**L samples across it is
+    hidden), and the updated (n,) counter (uint8; counts stop at NO_RECENT_REFLECTION, where
+    no flag is set).
     """
     k = len(breaks)
-    # int32 and a lookup table, not int64 and a pass per level: this runs for every agent
-    # whenever the trails take a sample, on the GUI thread.
+    # Small integers and a lookup table, not int64 and a pass per level: this runs for every
+    # agent whenever the trails take a sample, on the GUI thread.
+    if k == 1:  # the usual frame: one new sample, a few passes over bytes
+        counts = np.minimum(since, _COUNT_CAP - 1).astype(np.uint8)
+        counts += 1
+        counts *= ~breaks[0]
+        return _FLAGS_BY_COUNT.take(counts)[None, :], counts
     # (np.maximum.accumulate along the first axis is several times slower than row by row.)
     idx = np.arange(k, dtype=np.int32)[:, None]
     last = np.where(breaks, idx, np.int32(-1))
@@ -201,7 +209,7 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
     before = np.minimum(since, _COUNT_CAP).astype(np.int32)[None, :]
     counts = np.where(last >= 0, idx - last, before + idx + 1)
     np.minimum(counts, _COUNT_CAP, out=counts)
-    return _FLAGS_BY_COUNT.take(counts), counts[-1].copy()
+    return _FLAGS_BY_COUNT.take(counts), counts[-1].astype(np.uint8)
 
 
 def index_buffers(

@@ -21,6 +21,7 @@ from wander3d.engine import TrailBuffer
 from .screen_scale import pixels_per_unit
 from .trail_plan import (
     FLAG_SCALE,
+    NO_RECENT_REFLECTION,
     Draw,
     choose_level,
     drawn_samples,
@@ -52,7 +53,8 @@ _TIER_TOLERANCES = tier_tolerances(TRAIL_FADE_POWER)
 # every vertex is shared by two segments, and only the opacity is interpolated: the fewer the
 # values a software rasteriser interpolates per line and per pixel, the faster it draws them.
 _VERT = f"""#version 130
-attribute vec4 a_sample;   // xyz; w = (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
+attribute vec3 a_position;
+attribute float a_key;     // (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
 uniform float u_head;      // ring slot the next sample goes into
 uniform float u_capacity;  // slots in the ring
 uniform float u_flag_unit; // the power of two >= samples per drawn segment: the flag to read
@@ -62,13 +64,13 @@ varying float v_alpha;
 flat out float v_broken;   // a wall reflection within the segment that ends here
 
 void main() {{
-    float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
-    float flags = a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0;
+    float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
+    float flags = a_key - (slot + 1.0) * {FLAG_SCALE}.0;
     // Flag bit log2(unit): a reflection within the `unit` samples up to this one.
     v_broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
     v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
-    gl_Position = $transform(vec4(a_sample.xyz, 1.0));
+    gl_Position = $transform(vec4(a_position, 1.0));
 }}
 """
 
@@ -88,7 +90,8 @@ void main() {
 # after it, so a hidden vertex hides both: the interpolated flag is positive everywhere on a
 # segment that touches one, except exactly at its other end.
 _REFERENCE_VERT = f"""
-attribute vec4 a_sample;
+attribute vec3 a_position;
+attribute float a_key;
 uniform float u_head;
 uniform float u_shown;     // samples shown, newest first
 uniform float u_capacity;
@@ -98,12 +101,12 @@ varying float v_alpha;
 varying float v_hidden;
 
 void main() {{
-    float slot = floor(a_sample.w * (1.0 / {FLAG_SCALE}.0)) - 1.0;
-    float broken = mod(a_sample.w - (slot + 1.0) * {FLAG_SCALE}.0, 2.0);  // flag bit 0
+    float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
+    float broken = mod(a_key - (slot + 1.0) * {FLAG_SCALE}.0, 2.0);  // flag bit 0
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);
     v_hidden = (slot < 0.0 || age >= u_shown || broken > 0.5) ? 1.0 : 0.0;
     v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
-    gl_Position = $transform(vec4(a_sample.xyz, 1.0));
+    gl_Position = $transform(vec4(a_position, 1.0));
 }}
 """
 
@@ -135,11 +138,13 @@ class _IndexPrefix(gloo.IndexBuffer):
 class TrailVisual(Visual):
     """One group's trails drawn straight from a GPU copy of the engine's ring buffer.
 
-    GPU layout: `capacity` blocks of `n_agents` rows of vec4, slot-major, so one engine sample
-    is one contiguous write. Row s * n + a holds agent a's sample in slot s as (x, y, z, w)
-    with w = (s + 1) * FLAG_SCALE + flags (bit L: the agent was reflected at a wall within
-    the last 2**L samples, so segments joining 2**L samples hide there), 0 in rows never
-    written. Static index buffers per level of detail are built on first use.
+    GPU layout: two rings of `capacity` blocks of `n_agents` rows, slot-major, so one engine
+    sample is one contiguous write to each. Row s * n + a holds agent a's sample in slot s:
+    its position (x, y, z) in one ring, its key (s + 1) * FLAG_SCALE + flags in the other
+    (bit L of flags: the agent was reflected at a wall within the last 2**L samples, so
+    segments joining 2**L samples hide there; key 0: never written). The positions go up as
+    the engine stores them, without interleaving (the costliest part of a frame's upload at
+    a million agents). Static index buffers per level of detail are built on first use.
 
     Attributes: `detail` (one of DETAILS), `bend` (see trail_plan.choose_level), `corners`
     ((8, 3) world points that bound the trails, for the level of detail), `last_segments`
@@ -155,15 +160,18 @@ class TrailVisual(Visual):
         self.n_agents = n_agents
         self.capacity = capacity
         rows = capacity * n_agents
-        # Zeros (w == 0) mark every row unwritten; this full upload happens at creation only.
-        self._ring = gloo.VertexBuffer(np.zeros((rows, 4), np.float32))
-        self._ring_from: dict[int, object] = {}  # first slot -> view of the ring from there
+        # Keys 0 mark every row unwritten; these full uploads happen at creation only.
+        self._positions = gloo.VertexBuffer(np.zeros((rows, 3), np.float32))
+        self._keys = gloo.VertexBuffer(np.zeros(rows, np.float32))
+        # First slot -> views of both rings from there.
+        self._rings_from: dict[int, tuple[object, object]] = {}
         # Index buffers by (level or span, kind): every agent's (kept: costly to rebuild at a
         # million agents), and the current subset's (see set_agents).
         self._all_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._subset_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._agents: np.ndarray | None = None  # rows drawn; None: all
-        self._reference_program["a_sample"] = self._ring
+        self._reference_program["a_position"] = self._positions
+        self._reference_program["a_key"] = self._keys
         for program in (self.shared_program, self._reference_program):
             program["u_capacity"] = float(capacity)
             program["u_color"] = tuple(color)
@@ -223,14 +231,16 @@ class TrailVisual(Visual):
         reflection flags (trail_plan.level_flags). Returns the bytes uploaded.
         """
         k = len(points)
+        # A copy: vispy sends the data when the frame is drawn, and the engine may be
+        # writing its next samples into the same memory by then.
+        positions = np.array(points, dtype=np.float32).reshape(-1, 3)
         slots = np.arange(first_slot + 1, first_slot + k + 1, dtype=np.float32)[:, None]
-        rows = np.empty((k, self.n_agents, 4), np.float32)
-        rows[..., :3] = points
-        rows[..., 3] = slots * FLAG_SCALE + flags
-        rows = rows.reshape(-1, 4)
-        self._ring.set_subdata(rows, offset=first_slot * self.n_agents)
+        keys = (slots * FLAG_SCALE + flags).reshape(-1)
+        offset = first_slot * self.n_agents
+        self._positions.set_subdata(positions, offset=offset)
+        self._keys.set_subdata(keys, offset=offset)
         self.update()
-        return rows.nbytes
+        return positions.nbytes + keys.nbytes
 
     def _prepare_transforms(self, view) -> None:
         view.view_program.vert["transform"] = view.get_transform()
@@ -283,11 +293,12 @@ class TrailVisual(Visual):
                 levels = index_buffers(self.n_agents, self.capacity, d.level, self._agents)
                 for kind, indices in levels.items():
                     self._buffers[d.level, kind] = gloo.IndexBuffer(indices)
-        if d.first_slot not in self._ring_from:
-            self._ring_from[d.first_slot] = self._ring[d.first_slot * self.n_agents :]
+        if d.first_slot not in self._rings_from:
+            row = d.first_slot * self.n_agents
+            self._rings_from[d.first_slot] = (self._positions[row:], self._keys[row:])
         stride = d.span if d.kind == "partial" else 1 << d.level
         program = self._program
-        program["a_sample"] = self._ring_from[d.first_slot]
+        program["a_position"], program["a_key"] = self._rings_from[d.first_slot]
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], size))
@@ -322,7 +333,7 @@ class GroupTrail:
         self._mirrored = 0  # samples_written already on the GPU
         self._generation = -1  # the buffer's generation on the GPU; -1: nothing yet
         # Per agent, samples since its last wall reflection up to the newest mirrored one.
-        self._since = np.full(node.n_agents, _UNKNOWN, np.int32)
+        self._since = np.full(node.n_agents, NO_RECENT_REFLECTION, np.uint8)
 
     def sync(self) -> int:
         """Upload the samples written since the last sync; returns the bytes uploaded.
@@ -336,7 +347,7 @@ class GroupTrail:
         new = written - self._mirrored
         if b.generation != self._generation or new > b.capacity:
             new = b.size
-            self._since[:] = _UNKNOWN  # reflections before the oldest sample are gone
+            self._since[:] = NO_RECENT_REFLECTION  # those before the oldest sample are gone
         self._generation = b.generation
         sent = 0
         for first, count in _slot_runs(written - new, new, b.capacity):
@@ -347,10 +358,6 @@ class GroupTrail:
         self._mirrored = written
         self.node.set_ring_state(head=b.head, size=b.size)
         return sent
-
-
-#: "No reflection in living memory" for the per-agent reflection counters.
-_UNKNOWN = 1 << 30
 
 
 def _slot_runs(first_sample: int, count: int, capacity: int) -> list[tuple[int, int]]:
