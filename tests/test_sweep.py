@@ -313,3 +313,39 @@ def test_a_killed_sweep_resumes_without_recomputing_finished_cells(tmp_path, mon
         (stats,) = measure(cell.scene, sweep.seconds, sweep.sample_rate)
         assert row["mean_turn_rate"] == stats.mean_turn_rate
         assert row["persistence"] == stats.persistence
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_finished_sweep_rerun_or_extended_runs_only_the_cells_its_table_lacks(
+    tmp_path, monkeypatch, suffix
+):
+    """The table itself holds the finished cells: a rerun measures nothing, an extended
+    sweep only its new cells, and the table is what measuring them all afresh writes."""
+    text = SMALL.split('[[sweep.vary]]\nkey = "groups.wander.radius"')[0]  # 6 cells
+    extended = text.replace("values = [2, 10, 40]", "values = [2, 10, 40, 80]")  # 8 cells
+    submitted: list[list[str]] = []
+    real_run_tasks = execute.run_tasks
+
+    def counting(client, tasks, *args):
+        tasks = list(tasks)
+        submitted.append([key for key, _ in tasks])
+        return real_run_tasks(client, tasks, *args)
+
+    monkeypatch.setattr(execute, "run_tasks", counting)
+    out, fresh = tmp_path / f"atlas{suffix}", tmp_path / f"fresh{suffix}"
+    with open_client(workers=2, processes=False) as client:
+        runs = [
+            run_sweep(load_sweep(write(tmp_path, sweep_text)), out, client)
+            for sweep_text in (text, text, extended)
+        ]
+        run_sweep(load_sweep(write(tmp_path, extended)), fresh, client)
+    assert [(r.ran, r.reused) for r in runs] == [(6, 0), (0, 6), (2, 6)]
+    new = {c.id for c in load_sweep(write(tmp_path, extended)).cells} - set(submitted[0])
+    assert submitted[1] == [] and sorted(submitted[2]) == sorted(new)
+    assert out.read_bytes() == fresh.read_bytes()
+    # A table that cannot be read (or lacks today's columns) is measured again.
+    out.write_text("not a table\n", encoding="utf-8")
+    with open_client(workers=2, processes=False) as client:
+        again = run_sweep(load_sweep(write(tmp_path, extended)), out, client)
+    assert (again.ran, again.reused) == (8, 0)
+    assert out.read_bytes() == fresh.read_bytes()

@@ -127,7 +127,9 @@ def main(args: argparse.Namespace) -> int:
                 def started(to_run: int, reused: int) -> None:
                     nonlocal progress
                     where = f"on {workers} worker{'s' if workers != 1 else ''}"
-                    kept = f" ({reused} found in {store.parts_folder(out)})" if reused else ""
+                    kept = (
+                        f" ({reused} already measured in {out.name} or its parts)" if reused else ""
+                    )
                     print(
                         f"{PROG}: {len(sweep.cells)} cells{kept}, running {to_run} {where}",
                         file=sys.stderr,

@@ -36,15 +36,17 @@ def run_sweep(
     on_progress: Callable[[int], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
 ) -> SweepRun:
-    """Measure every cell of `sweep` not already in `out`'s parts folder, on `client`, and
-    write the table to `out` (then remove the parts folder).
+    """Measure every cell of `sweep` not already in `out` (an earlier run's table) or its parts
+    folder, on `client`, and write the table to `out` (then remove the parts folder).
 
     on_start(to_run, reused) is called once before any cell runs; on_progress(done) after
     each finished cell. Interrupted (KeyboardInterrupt, a failed task), the cells finished so
     far stay in the parts folder for the next run.
     """
     folder = store.parts_folder(out)
-    results = store.read_parts(folder, store.cell_groups(sweep))
+    groups = store.cell_groups(sweep)
+    results = store.read_table_cells(out, groups)
+    results.update(store.read_parts(folder, groups))
     todo = store.missing(sweep, results)
     if on_start is not None:
         on_start(len(todo), len(results))

@@ -2,9 +2,10 @@
 
 While a sweep runs, finished cells go to `OUT.parts/`, a folder beside the output, in small
 Parquet part files, each renamed into place whole, so a killed sweep loses at most the cells
-of the part it had not written yet. A restarted sweep reads the parts and skips the cells they
-hold. At the end the rows are put in sweep order (cell, then group: never completion order,
-so any number of workers writes the same bytes) and written to OUT at once; then the parts go.
+of the part it had not written yet. A restarted sweep reads the parts, and the table an earlier
+run finished, and skips the cells they hold. At the end the rows are put in sweep order (cell,
+then group: never completion order, so any number of workers writes the same bytes) and
+written to OUT at once; then the parts go.
 
 Columns: one per varied key (named by its key path), `seed`, `cell_id`, `group` and every field
 of `GroupStats` after the name, in its order.
@@ -128,6 +129,60 @@ def read_parts(folder: Path, groups: dict[str, int]) -> dict[str, list[dict[str,
             if cid in groups and [r["group_index"] for r in rows] == list(range(groups[cid])):
                 found[cid] = rows
     return found
+
+
+def read_table_cells(out: Path, groups: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
+    """Finished cells in an earlier sweep's table at `out` (.parquet, or .csv as write_table
+    writes it): cell id -> its rows (one per group, in order), as `read_parts` gives them.
+
+    So a finished sweep, rerun or extended (more values, more seeds), runs only the cells
+    its table lacks. groups: as for read_parts; a table without today's columns, or one that
+    cannot be read, gives nothing (its cells run again).
+    """
+    if not out.is_file():
+        return {}
+    wanted = {"cell_id", "group"} | {f.name for f in metric_fields()}
+    try:
+        rows = _table_rows(out, wanted)
+    except (OSError, ValueError, KeyError, pa.ArrowException, csv.Error):
+        return {}
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        cell = found.setdefault(row.pop("cell_id"), [])
+        row["name"] = row.pop("group")
+        cell.append(row)
+    # A cell listed twice in the sweep (the same scene and seed) is in the table twice.
+    return {
+        cid: rows[: groups[cid]]
+        for cid, rows in found.items()
+        if cid in groups and len(rows) % groups[cid] == 0 and rows
+    }
+
+
+def _table_rows(out: Path, wanted: set[str]) -> list[dict[str, Any]]:
+    """The `wanted` columns of a sweep table, row by row, with their Python values."""
+    if table_format(out) == "parquet":
+        table = pq.read_table(out)
+        if not wanted <= set(table.column_names):
+            return []
+        return table.select(sorted(wanted)).to_pylist()
+    readers = {f.name: _CSV_READERS[str(f.type).replace(" | None", "")] for f in metric_fields()}
+    readers.update(cell_id=str, group=str)
+    with open(out, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if not wanted <= set(reader.fieldnames or ()):
+            return []
+        return [{name: readers[name](row[name]) for name in wanted} for row in reader]
+
+
+def _csv_bool(text: str) -> bool:
+    if text not in ("true", "false"):
+        raise ValueError(f"not a boolean: {text!r}")
+    return text == "true"
+
+
+#: Reading back what _csv_value wrote, by GroupStats field type.
+_CSV_READERS = {"str": str, "int": int, "float": float, "bool": _csv_bool}
 
 
 def build_table(sweep: Sweep, results: dict[str, list[dict[str, Any]]]) -> pa.Table:
