@@ -349,3 +349,18 @@ def test_a_finished_sweep_rerun_or_extended_runs_only_the_cells_its_table_lacks(
         again = run_sweep(load_sweep(write(tmp_path, extended)), out, client)
     assert (again.ran, again.reused) == (8, 0)
     assert out.read_bytes() == fresh.read_bytes()
+
+
+def test_rerunning_a_finished_sweep_says_nothing_ran(tmp_path, capsys):
+    from dask.distributed import LocalCluster
+
+    path = write(tmp_path, SMALL.split('[[sweep.vary]]\nkey = "groups.wander.radius"')[0])
+    out = tmp_path / "atlas.parquet"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False) as cluster:
+        args = ["sweep", str(path), "--out", str(out), "--scheduler", cluster.scheduler_address]
+        assert main(args) == 0
+        assert "ran 6 cells" in capsys.readouterr().err
+        assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "6 cells (6 already measured in atlas.parquet or its parts), running 0" in err
+    assert "every cell was measured before; 6 rows written to" in err

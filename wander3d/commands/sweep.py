@@ -161,12 +161,13 @@ def main(args: argparse.Namespace) -> int:
             with open(png, "wb") as f:
                 write_atlas(f, result.table, [a.key.text for a in sweep.axes])
     seconds = max(result.seconds, 1e-9)
-    print(
-        f"{PROG}: ran {result.ran} cells in {result.seconds:.1f} s ({result.ran / seconds:.2f} "
-        f"cells/s, {result.agent_steps / seconds / 1e6:.2f}M agent-steps/s); "
-        f"{result.table.num_rows} rows written to {out}",
-        file=sys.stderr,
+    ran = (
+        f"ran {result.ran} cells in {result.seconds:.1f} s ({result.ran / seconds:.2f} "
+        f"cells/s, {result.agent_steps / seconds / 1e6:.2f}M agent-steps/s)"
+        if result.ran
+        else "every cell was measured before"
     )
+    print(f"{PROG}: {ran}; {result.table.num_rows} rows written to {out}", file=sys.stderr)
     if plot_path is not None:
         print(f"{PROG}: atlas written to {plot_path}", file=sys.stderr)
     return 0
