@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 
 import numpy as np
-from PyQt6.QtCore import QCoreApplication, QMimeData, QPoint, QPointF, Qt, QUrl
+import pytest
+from PyQt6.QtCore import QCoreApplication, QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDragEnterEvent, QDropEvent, QSurface, QWheelEvent
 from PyQt6.QtOpenGL import QOpenGLWindow
 from vispy import gloo
@@ -131,3 +132,14 @@ def test_prompt_updates_unless_the_user_chose_a_delay(monkeypatch):
     monkeypatch.setenv("QT_QPA_UPDATE_IDLE_TIME", "8")
     prefer_prompt_updates()
     assert os.environ["QT_QPA_UPDATE_IDLE_TIME"] == "8"
+
+
+def test_a_new_display_scale_resizes_the_drawing(window, qtbot, monkeypatch):
+    """Qt says so with DevicePixelRatioChange when the scale changes on the same screen."""
+    change = getattr(QEvent.Type, "DevicePixelRatioChange", None)
+    if change is None:
+        pytest.skip("Qt before 6.6 has no DevicePixelRatioChange")
+    native = window.view.canvas.native
+    monkeypatch.setattr(native, "devicePixelRatio", lambda: 2.0)
+    QCoreApplication.sendEvent(native, QEvent(change))
+    assert window.view.canvas.physical_size == (2 * native.width(), 2 * native.height())

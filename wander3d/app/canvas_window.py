@@ -95,8 +95,12 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
         Tab and Shift+Tab move the keyboard focus on to the panels (a window container
         keeps it otherwise); the wheel focuses the canvas, as a widget's WheelFocus does;
         files dragged over the canvas go to the main window, which opens dropped scenes.
+        A new display scale on the same screen resizes the drawing as a move to another
+        screen does.
         """
         kind = ev.type()
+        if kind == _DPR_CHANGE:
+            self.screen_changed(self.screen())
         container = self.container
         if container is not None:
             if kind == QEvent.Type.KeyPress and _moves_focus(ev):
@@ -146,6 +150,8 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
         self._vispy_canvas.events.draw(region=None)
 
 
+#: Sent when a window's device pixel ratio changes (Qt 6.6 and later).
+_DPR_CHANGE = getattr(QEvent.Type, "DevicePixelRatioChange", None)
 _DRAG_HANDLERS = {
     QEvent.Type.DragEnter: "dragEnterEvent",
     QEvent.Type.DragMove: "dragMoveEvent",
