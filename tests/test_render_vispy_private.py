@@ -18,11 +18,15 @@ def test_the_private_api_we_use_is_there():
 
 
 def test_a_vispy_without_it_is_reported(monkeypatch):
+    import vispy.app
+
     monkeypatch.delattr(gl2, "_get_gl_func")
     monkeypatch.setattr(ArcballCamera, "_state_props", ())
+    monkeypatch.setattr(vispy.app.Application, "backend_module", property(lambda self: None))
     problems = vispy_private.private_api_problems()
     assert any("_get_gl_func" in p for p in problems)
     assert any("_quaternion" in p for p in problems)
+    assert any("_backend_module.CanvasBackend" in p for p in problems)
 
 
 def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, monkeypatch):

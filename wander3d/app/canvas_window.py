@@ -8,21 +8,25 @@ native window and presented by its own buffer swap; the widgets around it are pa
 sent to the display, only when they change.
 
 `canvas_application` gives a vispy Application whose canvases are such windows (the rest of
-vispy's PyQt6 backend is used as it is); `embed` wraps one in the widget to lay out. This
-module reaches into vispy's Qt backend (`_qt`), which has no public way to choose the class.
+vispy's PyQt6 backend is used as it is); `embed` wraps one in the widget to lay out. vispy has
+no public way to choose the class: see `wander3d/render/vispy_private.py`.
 """
 
 from __future__ import annotations
 
 import os
-import types
 
 import vispy.app
 from PyQt6.QtCore import QCoreApplication, QEvent, Qt
 from PyQt6.QtGui import QGuiApplication, QKeyEvent, QWindow
 from PyQt6.QtOpenGL import QOpenGLWindow
 from PyQt6.QtWidgets import QWidget
-from vispy.app.backends import _pyqt6, _qt
+from vispy.app.backends import (
+    _pyqt6,  # noqa: F401  (first: it tells _qt to use PyQt6)
+    _qt,
+)
+
+from wander3d.render.vispy_private import application_with_canvas
 
 
 def prefer_prompt_updates() -> None:
@@ -107,11 +111,10 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
                 return QCoreApplication.sendEvent(container, ev)
             if kind == QEvent.Type.Wheel and not container.hasFocus():
                 container.setFocus(Qt.FocusReason.MouseFocusReason)
-            top = container.window()
-            if kind in _DRAG_HANDLERS and top.acceptDrops():
+            if kind in _DRAG_HANDLERS and container.window().acceptDrops():
                 # Its handler itself: Qt would route a drag event sent to the main window
                 # back to the widget under the pointer, the container, which sends it here.
-                getattr(top, _DRAG_HANDLERS[kind])(ev)
+                getattr(container.window(), _DRAG_HANDLERS[kind])(ev)
                 return True
         return super().event(ev)
 
@@ -168,12 +171,7 @@ def _moves_focus(ev: QKeyEvent) -> bool:
 
 def canvas_application() -> vispy.app.Application:
     """A vispy Application on PyQt6 whose canvases are CanvasWindows."""
-    app = vispy.app.Application("pyqt6")
-    backend = types.ModuleType(_pyqt6.__name__)
-    backend.__dict__.update(_pyqt6.__dict__)
-    backend.CanvasBackend = CanvasWindow  # type: ignore[attr-defined]
-    app._backend_module = backend
-    return app
+    return application_with_canvas("pyqt6", CanvasWindow)
 
 
 def embed(window: CanvasWindow, parent: QWidget) -> QWidget:

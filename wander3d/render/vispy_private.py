@@ -1,6 +1,6 @@
 """The one place wander3d reaches into vispy's private API, with a check that it still fits.
 
-vispy (0.17, pinned in pyproject.toml) offers no public way to do three things we need:
+vispy (0.17, pinned in pyproject.toml) offers no public way to do these things we need:
 
 - resolve an OpenGL entry point its ctypes "gl2" backend does not wrap (the instanced-drawing
   calls of OpenGL 3.3): `gl2._get_gl_func`. It may ask the driver (wglGetProcAddress on
@@ -10,7 +10,11 @@ vispy (0.17, pinned in pyproject.toml) offers no public way to do three things w
 - set an ArcballCamera's orientation: its `_quaternion`;
 - make a canvas draw into a framebuffer of our own (the frame benchmark's multisampled target):
   its backend's `_vispy_get_fb_bind_location`, which vispy asks each time it makes the canvas
-  current.
+  current;
+- make a backend's canvases with a class of our own (the app's native canvas window): an
+  Application's `_backend_module`, whose `CanvasBackend` a Canvas instantiates. That class
+  builds on the Qt backend's `QtBaseCanvasBackend` and `_set_config`
+  (`wander3d/app/canvas_window.py`, exercised by every app test).
 
 `private_api_problems()` lists what no longer matches (tests/test_render_vispy_private.py runs
 it), so a vispy upgrade that moves any of these fails a test instead of a user's window.
@@ -19,8 +23,10 @@ it), so a vispy upgrade that moves any of these fails a test instead of a user's
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable
 
+import vispy.app
 from vispy import scene as vscene
 from vispy.scene.cameras import ArcballCamera
 from vispy.util.quaternion import Quaternion
@@ -71,6 +77,17 @@ def bind_canvas_framebuffer(canvas: vscene.SceneCanvas, framebuffer: int) -> Non
     canvas._backend._vispy_get_fb_bind_location = lambda: framebuffer
 
 
+def application_with_canvas(backend: str, canvas_backend: type) -> vispy.app.Application:
+    """A vispy Application on `backend` (e.g. "pyqt6") whose canvases are `canvas_backend`
+    instances (a canvas backend class for it) in place of the backend's own."""
+    app = vispy.app.Application(backend)
+    module = types.ModuleType(app.backend_module.__name__)
+    module.__dict__.update(app.backend_module.__dict__)
+    module.CanvasBackend = canvas_backend  # type: ignore[attr-defined]
+    app._backend_module = module
+    return app
+
+
 def private_api_problems() -> list[str]:
     """What of the private API above this vispy no longer has (empty when all is in place)."""
     from vispy.gloo.gl import gl2
@@ -95,4 +112,11 @@ def private_api_problems() -> list[str]:
 
     if not callable(getattr(BaseCanvasBackend, "_vispy_get_fb_bind_location", None)):
         problems.append("a canvas backend's _vispy_get_fb_bind_location is gone")
+    from vispy.app import canvas as app_canvas
+
+    getter = inspect.getsource(vispy.app.Application.backend_module.fget)
+    if "_backend_module" not in getter or "backend_module.CanvasBackend" not in inspect.getsource(
+        app_canvas.Canvas
+    ):
+        problems.append("a Canvas no longer makes its Application's _backend_module.CanvasBackend")
     return problems
