@@ -250,14 +250,11 @@ class SimulationView:
         self.trails.set_rows(rows)
 
     def _drawn_mask(self) -> np.ndarray:
-        """(N,) bool: the agents drawn at the current stride (group visibility aside)."""
-        sim = self.sim
-        if self._stride == 1:
-            return np.ones(sim.count, dtype=bool)
-        starts = np.array([sl.start for sl in sim.group_slices])[sim.group_index]
-        drawn = (np.arange(sim.count) - starts) % self._stride == 0
-        if self.selected is not None:
-            drawn[self.selected] = True
+        """(N,) bool: the agents drawn at the current stride (group visibility aside), as
+        `_apply_stride` chose them."""
+        drawn = np.zeros(self.sim.count, dtype=bool)
+        for sl, rows in zip(self.sim.group_slices, self.agents.rows, strict=True):
+            drawn[sl if rows is None else sl.start + rows] = True
         return drawn
 
     def set_detail(self, detail: str) -> None:
