@@ -142,7 +142,8 @@ def _partial(a: int, b: int, capacity: int, level: int) -> Draw:
     return Draw(level, "partial", a % capacity, 1, span=b - a)
 
 
-def _agent_rows(n_agents: int, agents: np.ndarray | None) -> np.ndarray:
+def agent_rows(n_agents: int, agents: np.ndarray | None) -> np.ndarray:
+    """(m,) uint32 rows within a group of `n_agents`: `agents`, or all when None."""
     if agents is None:
         return np.arange(n_agents, dtype=np.uint32)
     return np.asarray(agents, dtype=np.uint32)
@@ -151,7 +152,7 @@ def _agent_rows(n_agents: int, agents: np.ndarray | None) -> np.ndarray:
 def partial_indices(n_agents: int, span: int, agents: np.ndarray | None = None) -> np.ndarray:
     """Static index buffer (uint32) of one segment joining `span` samples per agent of
     `agents` (rows within the group; None: all `n_agents`)."""
-    agents = _agent_rows(n_agents, agents)
+    agents = agent_rows(n_agents, agents)
     return np.stack([agents, agents + np.uint32(span * n_agents)], axis=-1).reshape(-1)
 
 
@@ -175,10 +176,10 @@ def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITT
 #: Samples since a reflection beyond which no level's flag is set (counters stop there): also
 #: the counter of an agent with no reflection in living memory.
 NO_RECENT_REFLECTION = 1 << (LEVELS - 1)
-_COUNT_CAP = NO_RECENT_REFLECTION
-#: The level flags of a sample that many samples (0 .. _COUNT_CAP) after a reflection.
+#: The level flags of a sample that many samples (0 .. NO_RECENT_REFLECTION) after a
+#: reflection.
 _FLAGS_BY_COUNT = np.array(
-    [sum(1 << lv for lv in range(LEVELS) if c < 1 << lv) for c in range(_COUNT_CAP + 1)],
+    [sum(1 << lv for lv in range(LEVELS) if c < 1 << lv) for c in range(NO_RECENT_REFLECTION + 1)],
     dtype=np.uint8,
 )
 
@@ -197,7 +198,7 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
     # Small integers and a lookup table, not int64 and a pass per level: this runs for every
     # agent whenever the trails take a sample, on the GUI thread.
     if k == 1:  # the usual frame: one new sample, a few passes over bytes
-        counts = np.minimum(since, _COUNT_CAP - 1).astype(np.uint8)
+        counts = np.minimum(since, NO_RECENT_REFLECTION - 1).astype(np.uint8)
         counts += 1
         counts *= ~breaks[0]
         return _FLAGS_BY_COUNT.take(counts)[None, :], counts
@@ -206,9 +207,9 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
     last = np.where(breaks, idx, np.int32(-1))
     for i in range(1, k):
         np.maximum(last[i - 1], last[i], out=last[i])
-    before = np.minimum(since, _COUNT_CAP).astype(np.int32)[None, :]
+    before = np.minimum(since, NO_RECENT_REFLECTION).astype(np.int32)[None, :]
     counts = np.where(last >= 0, idx - last, before + idx + 1)
-    np.minimum(counts, _COUNT_CAP, out=counts)
+    np.minimum(counts, NO_RECENT_REFLECTION, out=counts)
     return _FLAGS_BY_COUNT.take(counts), counts[-1].astype(np.uint8)
 
 
@@ -223,7 +224,7 @@ def index_buffers(
     """
     k = 1 << level
     n = np.uint32(n_agents)
-    agents = _agent_rows(n_agents, agents)
+    agents = agent_rows(n_agents, agents)
     linear = last_block_start(capacity, level) // k  # blocks that do not wrap
     chunks = linear // CHUNK
     block = np.arange(chunks * CHUNK, dtype=np.uint32).reshape(chunks, 1, CHUNK)

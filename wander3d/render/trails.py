@@ -23,6 +23,7 @@ from .trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
     Draw,
+    agent_rows,
     choose_level,
     drawn_samples,
     index_buffers,
@@ -308,9 +309,7 @@ class TrailVisual(Visual):
         if key not in self._buffers:
             # Agent by agent, slot after slot, the wrap included: the original index order.
             slots = np.arange(self.capacity, dtype=np.uint32)
-            agents = np.arange(self.n_agents, dtype=np.uint32)
-            if self._agents is not None:
-                agents = self._agents.astype(np.uint32)
+            agents = agent_rows(self.n_agents, self._agents)
             start = slots * self.n_agents + agents[:, None]
             end = (slots + 1) % self.capacity * self.n_agents + agents[:, None]
             self._buffers[key] = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
