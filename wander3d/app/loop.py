@@ -151,7 +151,8 @@ class FrameStats:
 
     @property
     def draw_ms(self) -> float:
-        """Mean milliseconds of upload plus draw calls per drawn frame."""
+        """Mean milliseconds per drawn frame of upload plus drawing, until the frame reached
+        the screen (SimulationView.frame_shown)."""
         return sum(f[2] for f in self._frames) / len(self._frames) if self._frames else 0.0
 
 
