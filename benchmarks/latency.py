@@ -141,22 +141,18 @@ def main(argv: list[str]) -> int:
     thread = threading.Thread(target=press_keys, daemon=True)
     marks: dict[str, float] = {}
 
+    def mark(time_key: str, step_key: str, frames_key: str) -> None:
+        marks[time_key], marks[step_key] = time.perf_counter(), window.frames.step
+        marks[frames_key] = len(frames)
+
     def begin() -> None:
-        marks["start"], marks["step"], marks["frames"] = (
-            time.perf_counter(),
-            window.frames.step,
-            len(frames),
-        )
+        mark("start", "step", "frames")
         thread.start()
 
     QTimer.singleShot(int(args.settle * 1e3), begin)
 
     def end() -> None:
-        marks["end"], marks["end_step"], marks["end_frames"] = (
-            time.perf_counter(),
-            window.frames.step,
-            len(frames),
-        )
+        mark("end", "end_step", "end_frames")
         stop.set()
         app.quit()
 
