@@ -24,21 +24,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before counting (5)")
     args = parser.parse_args(argv)
 
-    import vispy
     from PyQt6.QtCore import QSettings, QTimer
-    from PyQt6.QtWidgets import QApplication
 
-    vispy.use(app="pyqt6")
-    from wander3d.app.canvas_window import prefer_prompt_updates
-
-    prefer_prompt_updates()
-    app = QApplication(sys.argv[:1])
-    from wander3d.app.theme import apply_dark_theme
+    from wander3d.app.main import qt_application
     from wander3d.app.window import MainWindow
     from wander3d.commands.common import load_scene_arg
     from wander3d.engine.warmup import compile_kernel
 
-    apply_dark_theme(app)
+    app = qt_application()
     compile_kernel()
     settings = QSettings(str(Path(tempfile.mkdtemp()) / "app.ini"), QSettings.Format.IniFormat)
     window = MainWindow(load_scene_arg(args.scene), settings)

@@ -80,16 +80,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
 
-    import vispy
-
-    vispy.use(app="pyqt6")
-    from wander3d.app.canvas_window import prefer_prompt_updates
-
-    prefer_prompt_updates()
     from PyQt6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
-    from PyQt6.QtWidgets import QApplication
 
-    from wander3d.app.theme import apply_dark_theme
+    from wander3d.app.main import qt_application
     from wander3d.app.window import MainWindow
     from wander3d.engine.warmup import compile_kernel
     from wander3d.scene import load_scene
@@ -98,8 +91,7 @@ def main(argv: list[str]) -> int:
     folder = Path(tempfile.mkdtemp(prefix="wander3d-latency-"))
     scene_path = folder / "huge.toml"
     scene_path.write_text(swarm_toml(args.agents, args.trails == "on"), encoding="utf-8")
-    app = QApplication(sys.argv[:1])
-    apply_dark_theme(app)
+    app = qt_application()
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(load_scene(scene_path), settings)
     window.show()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,15 +32,11 @@ def main() -> None:
     parser.add_argument("--remembered", help="X,Y,W,H saved on another screen")
     args = parser.parse_args()
 
-    import vispy
-
-    vispy.use(app="pyqt6")
-    app = QApplication(sys.argv[:1])
-    from wander3d.app.theme import apply_dark_theme
+    from wander3d.app.main import qt_application
     from wander3d.app.window import MainWindow
     from wander3d.scene import bundled_scene, load_scene
 
-    apply_dark_theme(app)
+    app = qt_application()
     folder = Path(tempfile.mkdtemp())
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     scene = load_scene(bundled_scene("compare"))

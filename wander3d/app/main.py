@@ -69,19 +69,27 @@ def prepare_engine(app: QApplication) -> None:
         raise failure[0]
 
 
-def run_app(scene_path: Path | None = None) -> int:
-    """Open the desktop app on `scene_path` (None: the bundled default scene).
-
-    Returns the exit status. A missing or invalid file opens the default scene and says why.
-    """
+def qt_application() -> QApplication:
+    """Qt set up as the app runs it: vispy on PyQt6, prompt update requests, the dark theme
+    (the QApplication already running, or a new one). Benchmarks and tests that open the
+    main window start Qt this way too, so they measure and see what a user gets."""
     import vispy
 
     vispy.use(app="pyqt6")
     prefer_prompt_updates()
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    apply_dark_theme(app)
+    return app
+
+
+def run_app(scene_path: Path | None = None) -> int:
+    """Open the desktop app on `scene_path` (None: the bundled default scene).
+
+    Returns the exit status. A missing or invalid file opens the default scene and says why.
+    """
+    app = qt_application()
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
-    apply_dark_theme(app)
     prepare_engine(app)
     scene, error = load_start_scene(scene_path)
     window = MainWindow(scene, QSettings(ORGANIZATION, APPLICATION), samples=default_samples())
