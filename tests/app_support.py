@@ -9,3 +9,10 @@ def wait_engine_idle(window, qtbot) -> None:
     qtbot.waitUntil(
         lambda: not window.frames.busy and not window.frames.worker.finished, timeout=5000
     )
+
+
+def activate(window, qtbot):
+    """Make `window` the active window, as shortcuts and keyboard focus need; returns it."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    return window

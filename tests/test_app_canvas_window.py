@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_support import activate
 from PyQt6.QtCore import QCoreApplication, QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDragEnterEvent, QDropEvent, QSurface, QWheelEvent
 from PyQt6.QtOpenGL import QOpenGLWindow
@@ -27,12 +28,6 @@ def _in_next_frame(window, qtbot, look):
     window.view.update()
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     return seen[0]
-
-
-def _active(window, qtbot):
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
-    return window
 
 
 def test_the_canvas_draws_in_its_own_gl_window_and_the_main_window_stays_raster(window, qtbot):
@@ -74,7 +69,7 @@ def test_a_multisampled_canvas_draws_with_its_samples(qtbot, settings, small_sce
 
 
 def test_tab_moves_the_focus_from_the_canvas_to_the_panel_and_back(window, qtbot):
-    native = _active(window, qtbot).view.canvas.native
+    native = activate(window, qtbot).view.canvas.native
     native.setFocus()
     qtbot.waitUntil(native.hasFocus, timeout=2000)
     qtbot.keyClick(native, Qt.Key.Key_Tab)
@@ -86,7 +81,7 @@ def test_tab_moves_the_focus_from_the_canvas_to_the_panel_and_back(window, qtbot
 
 
 def test_the_wheel_focuses_the_canvas_and_zooms(window, qtbot):
-    native = _active(window, qtbot).view.canvas.native
+    native = activate(window, qtbot).view.canvas.native
     slider = window.panel.groups[0].controls["distance"].slider
     slider.setFocus()
     qtbot.waitUntil(lambda: slider.hasFocus() and not native.hasFocus(), timeout=2000)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from app_support import wait_engine_idle
+from app_support import activate, wait_engine_idle
 from PyQt6.QtCore import Qt
 
 from wander3d.app.actions import key_text
@@ -14,9 +14,7 @@ from wander3d.render.debug import LEGEND
 
 @pytest.fixture
 def active(window, qtbot):
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)  # shortcuts need the active window
-    return window
+    return activate(window, qtbot)  # shortcuts need the active window
 
 
 def focus(widget, qtbot) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from app_support import activate
 from PyQt6.QtCore import QPoint, QPointF, Qt
 from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication, QMessageBox
@@ -46,8 +47,7 @@ def test_the_wheel_scrolls_the_panel_and_never_edits(make_window, qtbot):
     } == values
     assert not w.isWindowModified()
     # With the keyboard focus the wheel does edit it: the user chose that widget.
-    w.activateWindow()
-    qtbot.waitUntil(w.isActiveWindow, timeout=3000)
+    activate(w, qtbot)
     control.spin.setFocus()
     qtbot.waitUntil(control.spin.hasFocus, timeout=2000)
     wheel(control.spin, +1)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_support import activate
 from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDropEvent
 from PyQt6.QtWidgets import QMessageBox
@@ -42,8 +43,7 @@ def test_missing_file_at_start_up_falls_back_to_the_default(tmp_path):
 
 def test_keyboard_shortcuts_drive_the_simulation(window, qtbot):
     canvas = window.view.canvas.native
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)  # shortcuts need the active window
+    activate(window, qtbot)  # shortcuts need the active window
     canvas.setFocus()
     qtbot.keyClick(canvas, Qt.Key.Key_Space)
     assert window.running
