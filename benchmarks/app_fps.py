@@ -46,14 +46,14 @@ def main(argv: list[str]) -> int:
 
     def start_counting() -> None:
         swaps[0] = 0
-        mark["start"], mark["step"] = time.perf_counter(), window.sim.step_count
+        mark["start"], mark["step"] = time.perf_counter(), window.session.step
 
     QTimer.singleShot(int(args.warmup * 1e3), start_counting)
     QTimer.singleShot(int((args.warmup + args.seconds) * 1e3), app.quit)
     app.exec()
     start, first_step = mark["start"], mark["step"]
     elapsed = time.perf_counter() - start
-    speed = (window.sim.step_count - first_step) * window.sim.dt / elapsed
+    speed = (window.session.step - first_step) * window.session.dt / elapsed
     width, height = window.view.canvas.size
     print(
         f"{args.scene}: {swaps[0] / elapsed:.1f} fps, x{speed:.2f} of real time, "

@@ -134,7 +134,7 @@ def main(argv: list[str]) -> int:
     marks: dict[str, float] = {}
 
     def mark(time_key: str, step_key: str, frames_key: str) -> None:
-        marks[time_key], marks[step_key] = time.perf_counter(), window.frames.step
+        marks[time_key], marks[step_key] = time.perf_counter(), window.session.step
         marks[frames_key] = len(frames)
 
     def begin() -> None:

@@ -50,7 +50,7 @@ def main() -> None:
         other.view.close()
         other.deleteLater()
     window = MainWindow(scene, settings)
-    window.set_running(False)
+    window.session.set_running(False)
     window.show()
     settle(app, 1.5)
 

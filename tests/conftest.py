@@ -137,7 +137,7 @@ def make_window(qtbot, settings, tmp_path, dialogs):
 def window(make_window, small_scene):
     """A shown MainWindow on `small_scene`, paused."""
     w = make_window(small_scene)
-    w.set_running(False)  # tests step explicitly unless they test the loop
+    w.session.set_running(False)  # tests step explicitly unless they test the loop
     return w
 
 

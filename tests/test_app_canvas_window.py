@@ -61,7 +61,7 @@ def test_a_multisampled_canvas_draws_with_its_samples(qtbot, settings, small_sce
     multisampled framebuffer and blitted."""
     window = MainWindow(small_scene, settings, samples=4)
     qtbot.addWidget(window)
-    window.set_running(False)
+    window.session.set_running(False)
     window.show()
     qtbot.waitExposed(window)
     samples = _in_next_frame(window, qtbot, lambda: gl.glGetParameter(gl.GL_SAMPLES))
@@ -116,8 +116,8 @@ def test_a_scene_file_dropped_on_the_canvas_opens(window, qtbot, tmp_path: Path)
     QCoreApplication.sendEvent(native, enter)
     assert enter.isAccepted()
     QCoreApplication.sendEvent(native, QDropEvent(at, action, mime, buttons, keys))
-    qtbot.waitUntil(lambda: window.scene.name == "Dropped", timeout=5000)
-    assert window.sim.count == 7
+    qtbot.waitUntil(lambda: window.session.scene.name == "Dropped", timeout=5000)
+    assert window.session.agent_count == 7
 
 
 def test_prompt_updates_unless_the_user_chose_a_delay(monkeypatch):

@@ -44,15 +44,15 @@ def _positions(scene, steps: int) -> np.ndarray:
 
 
 def test_the_loop_runs_in_simulated_real_time(window, qtbot):
-    dt = window.sim.dt
-    window.single_step()  # the engine's first call loads the compiled kernel: not timed
-    qtbot.waitUntil(lambda: window.frames.step == 1, timeout=10000)
+    dt = window.session.dt
+    window.session.single_step()  # the engine's first call loads the compiled kernel: not timed
+    qtbot.waitUntil(lambda: window.session.step == 1, timeout=10000)
     wait_engine_idle(window, qtbot)
-    window.set_running(True)
+    window.session.set_running(True)
     start = time.perf_counter()
     qtbot.wait(1000)
     elapsed = time.perf_counter() - start
-    steps = window.frames.step
+    steps = window.session.step
     # Never faster than real time (plus the frame the engine works ahead); and not much
     # slower, for a scene this small, even on a loaded machine.
     assert steps <= (elapsed + MAX_FRAME_GAP) / dt + 2
@@ -65,21 +65,21 @@ def test_frames_with_a_fake_clock_step_exactly_and_draw_between_steps(window, sm
     loop.now = lambda: clock[0]
     loop._last_frame = clock[0]
     window.view.last_draw_ms = 0.0  # drawing is fast enough to draw between steps
-    loop.set_running(True)
+    window.session.set_running(True)
     reference = _positions(small_scene, 60)
     alphas = []
     for _ in range(60):  # 16 ms frames against 20 ms steps
         clock[0] += 0.016
         loop._frame()
-        loop.worker.wait(5.0)
-        c = loop.step
+        window.session.wait(5.0)
+        c = window.session.step
         alpha = loop.clock.alpha(c)
         if c >= 1:
             expected = reference[c - 1] + alpha * (reference[c] - reference[c - 1])
             drawn = window.view._shown_agents[0]
             np.testing.assert_allclose(drawn, expected.astype(np.float32), rtol=0, atol=1e-3)
             alphas.append(alpha)
-    assert 47 <= loop.step <= 49  # 0.96 s of 0.02 s steps, plus the step worked ahead
+    assert 47 <= window.session.step <= 49  # 0.96 s of 0.02 s steps, plus the step worked ahead
     # Drawn between steps, not on them: a frame every 0.8 steps falls at 0.2, 0.4, 0.6 and
     # 0.8 of the way (and on a step every fifth frame, 0.0 or 1.0 as rounding has it).
     assert {round(a, 3) for a in alphas if 0.0 < a < 1.0} == {0.2, 0.4, 0.6, 0.8}
@@ -91,11 +91,11 @@ def test_frames_chain_by_themselves_and_are_paced(window, qtbot):
     draws = []
     window.view.canvas.events.draw.connect(lambda e: draws.append(time.perf_counter()))
     wait_engine_idle(window, qtbot)
-    window.set_running(True)
+    window.session.set_running(True)
     start = time.perf_counter()
     qtbot.wait(800)
     elapsed = time.perf_counter() - start
-    assert len(draws) >= 5 and loop.step > 5
+    assert len(draws) >= 5 and window.session.step > 5
     rate = window.view.canvas.native.screen().refreshRate() or 60.0
     assert len(draws) <= 1.25 * rate * elapsed + 3  # no faster than the display
 
@@ -106,14 +106,16 @@ def test_frames_without_anything_new_to_draw_keep_the_chain_going(window, qtbot)
     loop = window.frames
     loop._watchdog.stop()
     wait_engine_idle(window, qtbot)
-    window.set_running(True)
-    qtbot.waitUntil(lambda: loop.step >= 3, timeout=5000)
+    window.session.set_running(True)
+    qtbot.waitUntil(lambda: window.session.step >= 3, timeout=5000)
     wait_engine_idle(window, qtbot)
-    loop.clock.shown -= 10 * loop.sim.dt  # the display 10 steps behind the engine
-    stalled_at = loop.step
+    loop.clock.shown -= 10 * window.session.dt  # the display 10 steps behind the engine
+    stalled_at = window.session.step
     draws = []
     window.view.canvas.events.draw.connect(lambda e: draws.append(1))
-    qtbot.waitUntil(lambda: loop.step >= stalled_at + 10 and len(draws) >= 5, timeout=3000)
+    qtbot.waitUntil(
+        lambda: window.session.step >= stalled_at + 10 and len(draws) >= 5, timeout=3000
+    )
 
 
 def test_after_a_long_frame_the_engine_works_ahead_by_a_usual_frame(window):
@@ -123,19 +125,19 @@ def test_after_a_long_frame_the_engine_works_ahead_by_a_usual_frame(window):
     clock = [100.0]
     loop.now = lambda: clock[0]
     loop._last_frame = clock[0]
-    loop.set_running(True)
-    dt = loop.sim.dt
+    window.session.set_running(True)
+    dt = window.session.dt
     for _ in range(30):  # 16 ms frames
         clock[0] += 0.016
         loop._frame()
-        loop.worker.wait(5.0)
+        window.session.wait(5.0)
     clock[0] += MAX_FRAME_GAP  # one long frame
     loop._frame()
-    loop.worker.wait(5.0)
+    window.session.wait(5.0)
     clock[0] += 0.016
     loop._frame()  # collects the work asked for by the long frame
-    loop.worker.wait(5.0)
-    ahead_of_display = loop.step - loop.clock.shown / dt
+    window.session.wait(5.0)
+    ahead_of_display = window.session.step - loop.clock.shown / dt
     assert ahead_of_display <= 3  # a frame of 16 ms and the step drawn from; 12.5 before
 
 
@@ -148,15 +150,15 @@ def test_while_running_the_timeline_bar_follows_at_its_own_pace(window, qtbot):
     draws = []
     window.view.canvas.events.draw.connect(lambda e: draws.append(1))
     wait_engine_idle(window, qtbot)
-    window.set_running(True)
+    window.session.set_running(True)
     qtbot.wait(1000)
     assert len(draws) >= 20  # frames came faster than the bar
     assert 3 <= len(shown) <= 1 / TIMELINE_INTERVAL + 2
-    window.set_running(False)
+    window.session.set_running(False)
     wait_engine_idle(window, qtbot)
     bar = window.timeline_bar
-    assert bar.slider.value() == loop.step and bar.slider.maximum() == loop.head
-    assert f"{loop.step * loop.sim.dt:.2f} /" in bar.time_label.text()
+    assert bar.slider.value() == window.session.step and bar.slider.maximum() == window.session.head
+    assert f"{window.session.step * window.session.dt:.2f} /" in bar.time_label.text()
 
 
 def test_a_frames_drawing_time_counts_until_it_reaches_the_window(window, qtbot):
@@ -185,14 +187,14 @@ def test_the_gui_answers_while_a_long_step_runs(window, qtbot, monkeypatch):
         original(sim, n)
 
     monkeypatch.setattr(Simulation, "step", slow_step)
-    window.single_step()
-    qtbot.waitUntil(lambda: window.frames.worker.busy, timeout=2000)
+    window.session.single_step()
+    qtbot.waitUntil(lambda: window.session.busy, timeout=2000)
     fired = []
-    QTimer.singleShot(30, lambda: fired.append(window.frames.worker.busy))
+    QTimer.singleShot(30, lambda: fired.append(window.session.busy))
     qtbot.waitUntil(lambda: bool(fired), timeout=3000)
     assert fired == [True]  # the GUI thread ran a timer while the step was in flight
-    window.toggle_running()
-    assert window.running  # and took input
+    window.session.toggle_running()
+    assert window.session.running  # and took input
     assert threads and all(t is not threading.main_thread() for t in threads)
 
 
@@ -206,35 +208,35 @@ def test_the_status_bar_says_the_speed_reached_when_the_machine_cannot_keep_up(
         original(sim, n)
 
     monkeypatch.setattr(Simulation, "step", slow_step)
-    window.change_speed(+1)
-    window.set_running(True)
+    window.session.change_speed(+1)
+    window.session.set_running(True)
     qtbot.waitUntil(lambda: "of real time" in window.status_label.text(), timeout=6000)
     assert "(asked x2)" in window.status_label.text()
-    assert window.speed_label.text() == "x2"
+    assert window.actions.speed_label.text() == "x2"
 
 
 def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtbot, small_scene):
-    window.frames.seek(0)
+    window.session.seek(0)
     for _ in range(3):
-        window.change_speed(+1)
-    window.set_running(True)
-    qtbot.waitUntil(lambda: window.frames.head >= 150, timeout=15000)
-    window.set_running(False)
+        window.session.change_speed(+1)
+    window.session.set_running(True)
+    qtbot.waitUntil(lambda: window.session.head >= 150, timeout=15000)
+    window.session.set_running(False)
     wait_engine_idle(window, qtbot)
-    head = window.frames.head
+    head = window.session.head
     bar = window.timeline_bar
-    assert bar.slider.maximum() == head and bar.slider.value() == window.frames.step
+    assert bar.slider.maximum() == head and bar.slider.value() == window.session.step
     bar.slider.setValue(100)  # as the user's drag or keys do
     wait_engine_idle(window, qtbot)
-    assert window.frames.step == 100 and not window.running
+    assert window.session.step == 100 and not window.session.running
     reference = Simulation(small_scene)
     reference.step(100)
-    np.testing.assert_array_equal(window.sim.positions, reference.positions)
-    np.testing.assert_array_equal(window.sim.velocities, reference.velocities)
+    np.testing.assert_array_equal(window.session.simulation.positions, reference.positions)
+    np.testing.assert_array_equal(window.session.simulation.velocities, reference.velocities)
     assert "2.00 /" in bar.time_label.text()
     window.panel.groups[0].controls["max_speed"].spin.setValue(12.0)
     wait_engine_idle(window, qtbot)
-    assert window.frames.head == 100 and bar.slider.maximum() == 100
+    assert window.session.head == 100 and bar.slider.maximum() == 100
 
 
 def test_slow_frames_draw_only_new_states(window, small_scene):
@@ -242,24 +244,26 @@ def test_slow_frames_draw_only_new_states(window, small_scene):
     clock = [100.0]
     loop.now = lambda: clock[0]
     loop._last_frame = clock[0]
-    loop.set_running(True)
+    window.session.set_running(True)
     for _ in range(30):
         window.view.last_draw_ms = 500.0  # a software renderer with a million agents
         clock[0] += 0.016
         loop._frame()
-        loop.worker.wait(5.0)
-        if loop._cur is not None and loop.step >= 1:
-            np.testing.assert_array_equal(window.view._shown_agents[0], loop._cur[0])
+        window.session.wait(5.0)
+        if window.session.step >= 1:
+            np.testing.assert_array_equal(
+                window.view._shown_agents[0], window.session.state.current[0]
+            )
 
 
 def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):
-    window.set_running(True)
-    qtbot.waitUntil(lambda: window.frames.head >= 40, timeout=10000)
-    window.set_running(False)
+    window.session.set_running(True)
+    qtbot.waitUntil(lambda: window.session.head >= 40, timeout=10000)
+    window.session.set_running(False)
     wait_engine_idle(window, qtbot)
     window.select_agent(45)
     window.timeline_bar.path_button.setChecked(True)
-    step = window.frames.step
+    step = window.session.step
     qtbot.waitUntil(lambda: window.view.path.visible, timeout=5000)
     reference = _positions(small_scene, step)[:, 45]
     np.testing.assert_array_equal(window.view.path.line.pos, reference.astype(np.float32))

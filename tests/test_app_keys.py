@@ -25,58 +25,61 @@ def focus(widget, qtbot) -> None:
 def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtbot):
     slider = active.panel.groups[0].controls["distance"].slider
     focus(slider, qtbot)
-    before, steps = slider.value(), active.sim.step_count
+    before, steps = slider.value(), active.session.step
     qtbot.keyClick(slider, Qt.Key.Key_Right)
     wait_engine_idle(active, qtbot)
-    assert slider.value() == before + 1 and active.sim.step_count == steps
+    assert slider.value() == before + 1 and active.session.step == steps
     qtbot.keyClick(slider, Qt.Key.Key_Home)
     assert slider.value() == 0 and active.view.camera_mode == "turntable"
     box = active.panel.trails_box
     focus(box, qtbot)
     qtbot.keyClick(box, Qt.Key.Key_Space)
-    assert not box.isChecked() and not active.running
+    assert not box.isChecked() and not active.session.running
     # Elsewhere the same keys are the window's shortcuts.
     canvas = active.view.canvas.native
     focus(canvas, qtbot)
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
     wait_engine_idle(active, qtbot)
-    assert active.sim.step_count == steps + 1
+    assert active.session.step == steps + 1
     qtbot.keyClick(canvas, Qt.Key.Key_Space)
-    assert active.running
+    assert active.session.running
 
 
 def test_the_fly_camera_keeps_its_keys(active, qtbot):
     canvas = active.view.canvas.native
     active.set_camera_mode("fly")
     focus(canvas, qtbot)
-    steps = active.sim.step_count
+    steps = active.session.step
     qtbot.keyClick(canvas, Qt.Key.Key_Space)  # the fly camera's brake
     qtbot.keyClick(canvas, Qt.Key.Key_Right)  # the fly camera's sideways thrust
     wait_engine_idle(active, qtbot)
-    assert not active.running and active.sim.step_count == steps
+    assert not active.session.running and active.session.step == steps
     qtbot.keyClick(canvas, Qt.Key.Key_Period)  # not a fly key: still a shortcut
     wait_engine_idle(active, qtbot)
-    assert active.sim.step_count == steps + 1
+    assert active.session.step == steps + 1
 
 
 def test_t_with_nothing_selected_says_so(active, qtbot):
     qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_T)
     assert "click an agent" in active.statusBar().currentMessage()
-    assert active.view.following is None and not active.follow_action.isChecked()
+    assert active.view.following is None and not active.actions.follow.isChecked()
 
 
 def test_fly_and_follow_is_a_chase_view_and_esc_gives_the_fly_camera_back(active, qtbot):
     active.set_camera_mode("fly")
     before = np.array(active.view.rig.camera.transform.matrix)
     active.select_agent(5)
-    active.follow_action.trigger()
-    active.sim.step(10)
+    active.actions.follow.trigger()
+    active.session.simulation.step(10)
     active.view.update()
     eye = np.array([0.0, 0.0, 0.0, 1.0]) @ np.asarray(active.view.rig.camera.transform.matrix)
-    assert np.linalg.norm(eye[:3] - active.sim.positions[5]) > 8 * active.view._agent_length
+    assert (
+        np.linalg.norm(eye[:3] - active.session.simulation.positions[5])
+        > 8 * active.view._agent_length
+    )
     qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_Escape)
     assert active.view.following is None and active.view.selected == 5
-    assert active.view.camera_mode == "fly" and active.camera_combo.currentText() == "Fly"
+    assert active.view.camera_mode == "fly" and active.actions.camera_combo.currentText() == "Fly"
     np.testing.assert_allclose(active.view.rig.camera.transform.matrix, before, atol=1e-9)
 
 
@@ -85,7 +88,7 @@ def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
     dialog = active.help_dialog
     assert dialog is not None and dialog.isVisible()
     text = dialog.browser.toPlainText()
-    for _menu, actions in active.menu_actions():
+    for _menu, actions in active.actions.menu_actions():
         for action in actions:
             assert key_text(action) in text
     for shortcut in ("Space", "Right", "F12", "Esc", "F1", "Home"):

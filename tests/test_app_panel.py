@@ -30,7 +30,7 @@ def wheel(widget, notches: int = -1) -> bool:
 
 def test_the_wheel_scrolls_the_panel_and_never_edits(make_window, qtbot):
     w = make_window(load_scene(bundled_scene("compare")))
-    w.set_running(False)
+    w.session.set_running(False)
     w.resize(1000, 500)
     qtbot.wait(50)
     bar = w.panel_scroll.verticalScrollBar()
@@ -84,13 +84,13 @@ def test_parameters_that_span_decades_have_log_sliders_with_units(qtbot):
 def test_edits_mark_the_title_and_reset_or_save_clears_it(window, tmp_path, qtbot):
     assert not window.isWindowModified() and "[*]" in window.windowTitle()
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
-    assert window.isWindowModified()
-    window.reset_action.trigger()  # the reset lands when the engine thread has done it
+    qtbot.waitUntil(window.isWindowModified, timeout=5000)  # when the edit has landed
+    window.actions.reset.trigger()  # the reset lands when the engine thread has done it
     qtbot.waitUntil(lambda: not window.isWindowModified(), timeout=5000)
-    assert window.sim.groups[0].wander.jitter != 9.5
+    assert window.session.groups[0].wander.jitter != 9.5
     window.panel.trails_box.setChecked(False)
     assert window.isWindowModified()
-    assert window.save_scene_as(tmp_path / "saved.toml")
+    assert window.files.save_scene_as(tmp_path / "saved.toml")
     assert not window.isWindowModified()
 
 
@@ -105,7 +105,7 @@ def test_closing_with_edits_asks_first(window, monkeypatch, answer, closed):
     assert window.close() is closed
     assert asked and "not saved" in asked[0]
     if not closed:
-        assert window.isVisible() and window.sim.groups[0].wander.jitter == 9.5
+        assert window.isVisible() and window.session.groups[0].wander.jitter == 9.5
 
 
 def test_opening_another_scene_asks_and_cancel_keeps_the_edits(window, monkeypatch, tmp_path):
@@ -113,16 +113,16 @@ def test_opening_another_scene_asks_and_cancel_keeps_the_edits(window, monkeypat
     other.write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
     monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Cancel)
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
-    assert not window.open_scene(other)
-    assert not window.reload_scene(dialog=True)
-    assert window.sim.groups[0].wander.jitter == 9.5
+    assert not window.files.open_scene(other)
+    assert not window.files.reload_scene(dialog=True)
+    assert window.session.groups[0].wander.jitter == 9.5
     saved = tmp_path / "answer.toml"
     monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Save)
     monkeypatch.setattr(
         "wander3d.app.scene_files.QFileDialog.getSaveFileName", lambda *a: (str(saved), "")
     )
-    assert window.open_scene(other)
-    assert load_scene(saved).groups[0].wander.jitter == 9.5 and window.sim.count == 3
+    assert window.files.open_scene(other)
+    assert load_scene(saved).groups[0].wander.jitter == 9.5 and window.session.agent_count == 3
 
 
 def test_an_automatic_reload_never_drops_edits(window, small_scene_file, qtbot):
@@ -131,4 +131,4 @@ def test_an_automatic_reload_never_drops_edits(window, small_scene_file, qtbot):
         small_scene_file.read_text().replace("count = 40", "count = 25"), encoding="utf-8"
     )
     qtbot.waitUntil(lambda: "unsaved" in window.statusBar().currentMessage(), timeout=5000)
-    assert window.sim.count == 60 and window.sim.groups[0].wander.jitter == 9.5
+    assert window.session.agent_count == 60 and window.session.groups[0].wander.jitter == 9.5

@@ -5,17 +5,19 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from app_support import activate
+from app_support import activate, wait_engine_idle
 from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDropEvent
 from PyQt6.QtWidgets import QMessageBox
 
 from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
+from wander3d.engine import Simulation
 from wander3d.scene import bundled_scene, load_scene
 
 
@@ -27,7 +29,7 @@ def test_opens_the_default_scene_and_draws_it(make_window, qtbot):
     scene, error = load_start_scene(None)
     assert error is None and scene.source == bundled_scene()
     w = make_window(scene)
-    qtbot.waitUntil(lambda: w.sim.step_count > 0, timeout=5000)
+    qtbot.waitUntil(lambda: w.session.step > 0, timeout=5000)
     assert scene.name in w.windowTitle()
     assert len(w.panel.groups) == len(scene.groups)
     assert _lit(w.view.render()) > 0.005
@@ -46,21 +48,21 @@ def test_keyboard_shortcuts_drive_the_simulation(window, qtbot):
     activate(window, qtbot)  # shortcuts need the active window
     canvas.setFocus()
     qtbot.keyClick(canvas, Qt.Key.Key_Space)
-    assert window.running
+    assert window.session.running
     qtbot.keyClick(canvas, Qt.Key.Key_Period)
-    assert not window.running
-    qtbot.waitUntil(lambda: not window.frames.busy, timeout=3000)  # the engine's thread
-    count = window.frames.step
+    assert not window.session.running
+    qtbot.waitUntil(lambda: not window.session.busy, timeout=3000)  # the engine's thread
+    count = window.session.step
     qtbot.keyClick(canvas, Qt.Key.Key_Right)
-    qtbot.waitUntil(lambda: window.frames.step == count + 1, timeout=3000)
+    qtbot.waitUntil(lambda: window.session.step == count + 1, timeout=3000)
     qtbot.keyClick(canvas, Qt.Key.Key_BracketRight)
-    assert window.speed == 2.0
+    assert window.session.speed == 2.0
     qtbot.keyClick(canvas, Qt.Key.Key_BracketLeft)
     qtbot.keyClick(canvas, Qt.Key.Key_BracketLeft)
-    assert window.speed == 0.5
+    assert window.session.speed == 0.5
     qtbot.keyClick(canvas, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: window.frames.step == 0, timeout=3000)
-    for action in (window.play_action, window.step_action, window.screenshot_action):
+    qtbot.waitUntil(lambda: window.session.step == 0, timeout=3000)
+    for action in (window.actions.play, window.actions.step, window.actions.screenshot):
         assert "(" in action.toolTip() and ")" in action.toolTip()
 
 
@@ -69,11 +71,11 @@ def test_an_invalid_scene_shows_the_error_and_keeps_the_current_one(
 ):
     bad = tmp_path / "bad.toml"
     bad.write_text("[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n", encoding="utf-8")
-    sim = window.sim
-    assert not window.open_scene(bad)
+    sim = window.session.simulation
+    assert not window.files.open_scene(bad)
     assert len(dialogs) == 1 and "radious" in dialogs[0][1] and "bad.toml" in dialogs[0][1]
-    assert window.sim is sim and window.scene.name == "Small"
-    window.set_running(True)
+    assert window.session.simulation is sim and window.session.scene.name == "Small"
+    window.session.set_running(True)
     qtbot.waitUntil(lambda: sim.step_count > 5, timeout=3000)
 
 
@@ -85,34 +87,36 @@ def test_reload_keeps_the_camera_and_auto_reload_reports_errors_in_the_status_ba
     small_scene_file.write_text(
         small_scene_file.read_text().replace("count = 40", "count = 25"), encoding="utf-8"
     )
-    qtbot.waitUntil(lambda: window.sim.count == 45, timeout=5000)  # the file watcher
+    qtbot.waitUntil(lambda: window.session.agent_count == 45, timeout=5000)  # the file watcher
     np.testing.assert_allclose(window.view.rig.camera.transform.matrix, matrix)
-    sim = window.sim
+    sim = window.session.simulation
     small_scene_file.write_text("[[groups]]\ncount = 'many'\n", encoding="utf-8")
     qtbot.waitUntil(lambda: "count" in window.statusBar().currentMessage(), timeout=5000)
-    assert window.sim is sim and not dialogs
-    assert not window.reload_scene(dialog=True)
+    assert window.session.simulation is sim and not dialogs
+    assert not window.files.reload_scene(dialog=True)
     assert dialogs and "count" in dialogs[0][1]
 
 
-def test_save_as_then_open_gives_the_same_parameters(window, tmp_path):
+def test_save_as_then_open_gives_the_same_parameters(window, qtbot, tmp_path):
     window.panel.groups[0].controls["radius"].slider.setValue(700)
     window.panel.groups[1].controls["max_force"].spin.setValue(123.5)
     window.panel.trails_box.setChecked(False)
-    live = window.sim.groups
     path = tmp_path / "saved.toml"
-    assert window.save_scene_as(path)
+    assert window.files.save_scene_as(path)  # at once: edits still on their way are saved
+    live = window.session.groups
     saved = load_scene(path)
     assert saved.groups == live
+    assert saved.groups[0].wander.radius == window.panel.groups[0].controls["radius"].value()
     assert saved.groups[1].max_force == 123.5
     assert saved.view.show_trails is False
-    assert window.scene.source == path and "saved.toml" in window.windowTitle()
-    window.reset_simulation()  # the saved file is now the scene: R returns to its start
-    assert window.sim.groups == live
+    assert window.session.scene.source == path and "saved.toml" in window.windowTitle()
+    window.session.reset()  # the saved file is now the scene: R returns to its start
+    wait_engine_idle(window, qtbot)
+    assert window.session.groups == live
     assert window.panel.groups[1].controls["max_force"].value() == 123.5
-    assert window.open_scene(path)
-    assert window.sim.groups == live
-    assert path.resolve() in window.recent.paths()
+    assert window.files.open_scene(path)
+    assert window.session.groups == live
+    assert path.resolve() in window.files.recent.paths()
 
 
 def test_sliders_change_the_engine_at_once(window, qtbot):
@@ -120,20 +124,22 @@ def test_sliders_change_the_engine_at_once(window, qtbot):
     assert set(controls) == {"distance", "radius", "jitter", "max_speed", "max_force"}
     assert set(window.panel.groups[1].controls) == {"interval", "max_speed", "max_force"}
     controls["radius"].slider.setValue(500)
-    assert window.sim.groups[0].wander.radius == pytest.approx(controls["radius"].value())
-    assert window.sim.groups[0].wander.radius != 6.0
+    wait_engine_idle(window, qtbot)  # edits land on the engine's thread, by the next frame
+    assert window.session.groups[0].wander.radius == pytest.approx(controls["radius"].value())
+    assert window.session.groups[0].wander.radius != 6.0
     controls["max_speed"].spin.setValue(12.0)
-    assert window.sim.groups[0].max_speed == 12.0
-    window.reset_simulation()  # back to the scene's parameters, sliders included
-    qtbot.waitUntil(lambda: not window.frames.busy, timeout=3000)  # the engine's thread
-    assert window.sim.groups[0].wander.radius == 6.0
+    wait_engine_idle(window, qtbot)
+    assert window.session.groups[0].max_speed == 12.0
+    window.session.reset()  # back to the scene's parameters, sliders included
+    qtbot.waitUntil(lambda: not window.session.busy, timeout=3000)  # the engine's thread
+    assert window.session.groups[0].wander.radius == 6.0
     assert controls["radius"].value() == pytest.approx(6.0)
 
 
 def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot):
-    window.sim.step(10)
+    window.session.simulation.step(10)
     window.view.update()
-    xy, in_front = window.view.project(window.sim.positions)
+    xy, in_front = window.view.project(window.session.simulation.positions)
     w, h = window.view.canvas.size
     inside = (
         in_front & (xy[:, 0] > 10) & (xy[:, 0] < w - 10) & (xy[:, 1] > 10) & (xy[:, 1] < h - 10)
@@ -147,11 +153,11 @@ def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot)
     # The overlay shows at once: no box to tick first (the README promises it).
     assert window.panel.debug_box.isChecked() and window.view.debug.lines.visible
     assert np.abs(window.view.render().astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
-    window.follow_action.trigger()
+    window.actions.follow.trigger()
     assert window.view.following == agent
-    window.deselect_action.trigger()  # Esc: first stops following...
+    window.actions.back.trigger()  # Esc: first stops following...
     assert window.view.selected == agent and window.view.following is None
-    window.deselect_action.trigger()  # ...then clears the selection
+    window.actions.back.trigger()  # ...then clears the selection
     assert window.view.selected is None
     assert not window.view.debug.lines.visible
 
@@ -162,7 +168,7 @@ def test_save_as_honours_the_umask_and_is_atomic(window, tmp_path, monkeypatch, 
     path = tmp_path / "out" / "kept.toml"
     old = os.umask(umask)
     try:
-        assert window.save_scene_as(path)
+        assert window.files.save_scene_as(path)
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
@@ -175,16 +181,16 @@ def test_save_as_honours_the_umask_and_is_atomic(window, tmp_path, monkeypatch, 
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Path, "write_text", fail)
-    assert not window.save_scene_as(path)
+    assert not window.files.save_scene_as(path)
     assert "No space left" in dialogs[-1][1]
     assert path.read_text() == before  # the old file is whole
     assert [p.name for p in path.parent.iterdir()] == ["kept.toml"]  # no temporary left
 
 
 def test_screenshots_are_written(window, tmp_path, qtbot):
-    window.sim.step(10)
+    window.session.simulation.step(10)
     window.view.update()
-    window.screenshot_action.trigger()
+    window.actions.screenshot.trigger()
     shots = list((tmp_path / "shots").glob("wander3d-small-*.png"))
     assert len(shots) == 1 and shots[0].read_bytes()[:4] == b"\x89PNG"
     from vispy.io import read_png
@@ -204,7 +210,7 @@ def test_group_and_display_toggles(window):
     window.panel.enclosure_box.setChecked(False)
     assert not window.view.enclosure_visible
     window.set_camera_mode("fly")
-    assert window.view.camera_mode == "fly" and window.camera_combo.currentText() == "Fly"
+    assert window.view.camera_mode == "fly" and window.actions.camera_combo.currentText() == "Fly"
     window.reset_camera()
     assert window.view.camera_mode == "turntable"
 
@@ -222,7 +228,7 @@ def test_dropping_a_scene_file_opens_it(window, tmp_path):
         Qt.KeyboardModifier.NoModifier,
     )
     window.dropEvent(event)
-    assert window.scene.name == "Dropped" and window.sim.count == 7
+    assert window.session.scene.name == "Dropped" and window.session.agent_count == 7
 
 
 def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
@@ -231,7 +237,7 @@ def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
         "[[groups]]\nname = 'slow'\ncount = 3\nmass = 4.0\nmax_force = 20.0\nmax_speed = 15.0\n",
         encoding="utf-8",
     )
-    assert window.open_scene(path)
+    assert window.files.open_scene(path)
     message = window.statusBar().currentMessage()
     assert message.startswith(f"Opened {path}. Warning: slow: turning back from max_speed 15")
     assert "~22.5 units" in message
@@ -241,23 +247,46 @@ def test_settings_persist_recent_files_and_geometry(make_window, small_scene, se
     window = make_window(small_scene)
     other = tmp_path / "other.toml"
     other.write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
-    assert window.open_scene(other)
+    assert window.files.open_scene(other)
     window.close()
     assert settings.value("geometry") is not None
     assert Path(settings.value("last_dir")) == tmp_path.resolve()
     again = make_window(small_scene)
-    assert again.recent.paths()[0] == other.resolve()
-    assert again.recent_menu.actions()[0].toolTip() == str(other.resolve())
+    assert again.files.recent.paths()[0] == other.resolve()
+    assert again.actions.recent_menu.actions()[0].toolTip() == str(other.resolve())
 
 
 def test_uncaught_errors_become_a_dialog_and_pause(window, monkeypatch):
     shown = []
     monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()))
-    window.set_running(True)
-    previous = install_excepthook(window, lambda: window.set_running(False))
+    window.session.set_running(True)
+    previous = install_excepthook(window, lambda: window.session.set_running(False))
     try:
         sys.excepthook(ValueError, ValueError("boom"), None)
     finally:
         sys.excepthook = previous
-    assert not window.running
+    assert not window.session.running
     assert shown and "boom" in shown[0]
+
+
+def test_two_slider_edits_within_one_frame_both_land(window, qtbot, monkeypatch):
+    """A script, a preset or a fast user sets two parameters before the engine took the
+    first: both must land (the window once rebuilt the group from what it last saw)."""
+    original = Simulation.step
+
+    def slow_step(sim, n=1):  # the engine is busy whenever an edit comes
+        time.sleep(0.002)
+        original(sim, n)
+
+    monkeypatch.setattr(Simulation, "step", slow_step)
+    controls = window.panel.groups[0].controls
+    for jitter, radius in ((3.0, 4.0), (11.0, 2.5), (7.5, 9.0)):
+        window.session.set_running(True)
+        for _ in range(5):
+            qtbot.wait(20)  # frames go by, the engine steps
+            controls["jitter"].spin.setValue(jitter)
+            controls["radius"].spin.setValue(radius)
+        window.session.set_running(False)
+        wait_engine_idle(window, qtbot)
+        wander = window.session.groups[0].wander
+        assert (wander.jitter, wander.radius) == (jitter, radius)

@@ -425,6 +425,10 @@ def test_a_shorter_seek_interval_applies_now():
 def test_adopted_groups_are_what_reset_returns_to():
     sim = simulation(group("sphere", count=10), enclosure=SMALL_BOX)
     sim.update_wander(0, radius=4.0)
-    sim.adopt_current_groups()
+    edited = sim.groups
+    sim.update_wander(0, radius=9.0)
+    sim.adopt_groups(edited)
     sim.reset()
     assert sim.groups[0].wander.radius == 4.0
+    with pytest.raises(ValueError, match="count"):
+        sim.adopt_groups((dataclasses.replace(edited[0], count=11),))

@@ -78,9 +78,11 @@ LAYERS: dict[str, Layer] = {
         third_party=("numpy", "numba"),
         third_party_lazily=("vispy",),
     ),
-    # The desktop app (Qt).
+    # The running simulation's one owner, for the app and scripts: headless, no Qt.
+    "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
+    # The desktop app (Qt): thin adapters over the session.
     "app": Layer(
-        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench"),
+        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench", "session"),
         third_party=None,
     ),
     # The command line, and `python -m wander3d`.
@@ -95,6 +97,7 @@ LAYERS: dict[str, Layer] = {
             "sweep",
             "render",
             "bench",
+            "session",
             "app",
         ),
         third_party=None,
@@ -112,6 +115,7 @@ PLACES: dict[str, str] = {
     "wander3d.analysis": "analysis",
     "wander3d.render": "render",
     "wander3d.bench": "bench",
+    "wander3d.session": "session",
     "wander3d.app": "app",
     "wander3d.export": "export",
     "wander3d.sweep": "sweep",

@@ -15,8 +15,6 @@ from collections import deque
 
 import numpy as np
 
-#: Time-scale factors offered by "faster" / "slower".
-SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 #: Real seconds the display clock may run ahead of the engine; beyond it the run slows down
 #: (the backlog is dropped) instead of snowballing on a machine that cannot keep up.
 MAX_LAG = 0.1

@@ -93,7 +93,7 @@ def run_app(scene_path: Path | None = None) -> int:
     prepare_engine(app)
     scene, error = load_start_scene(scene_path)
     window = MainWindow(scene, QSettings(ORGANIZATION, APPLICATION), samples=default_samples())
-    previous = install_excepthook(window, lambda: window.set_running(False))
+    previous = install_excepthook(window, lambda: window.session.set_running(False))
     window.show()
     if error is not None:
         QTimer.singleShot(
@@ -103,7 +103,7 @@ def run_app(scene_path: Path | None = None) -> int:
             ),
         )
     if scene_path is not None and error is None:
-        window.recent.add(Path(scene_path))
+        window.files.recent.add(Path(scene_path))
     try:
         return app.exec()
     finally:

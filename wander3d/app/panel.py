@@ -1,7 +1,8 @@
 """The side panel: display toggles, the overlay legend, and per group a visibility box and live
 parameter controls (controls.py).
 
-The panel only emits signals; the main window applies them to the engine and the view.
+The panel only emits signals and shows what it is given; the main window connects it to the
+session.
 """
 
 from __future__ import annotations
@@ -127,5 +128,14 @@ class SidePanel(QWidget):
             self.groups.append(controls)
 
     def show_values(self, groups: tuple[GroupParams, ...]) -> None:
+        """Show the groups' current parameters (after an edit, a reset, a seek)."""
         for controls, group in zip(self.groups, groups, strict=True):
             controls.show_values(group)
+
+    def show_visibility(self, hidden: frozenset[int]) -> None:
+        """Tick the visibility box of every group not in `hidden`, without emitting."""
+        for controls in self.groups:
+            box = controls.visible_box
+            box.blockSignals(True)
+            box.setChecked(controls.index not in hidden)
+            box.blockSignals(False)

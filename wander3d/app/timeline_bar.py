@@ -77,7 +77,12 @@ class TimelineBar(QToolBar):
         if not path:
             self.path_button.setChecked(False)
 
-    def show_scale(self, measure: str, low: float, high: float) -> None:
+    def show_scale(self, scale: tuple[str, float, float] | None) -> None:
+        """The path's colour scale (measure, lowest colour's value, highest's), or None."""
+        if scale is None:
+            self.scale_label.setText("")
+            return
+        measure, low, high = scale
         units = MEASURE_UNITS.get(measure, "")
         self.scale_label.setText(f" blue ≤ {low:.3g}, red ≥ {high:.3g} {units}")
 

@@ -1,9 +1,11 @@
-"""The main window: puts the view, the side panel, toolbar and status bar together.
+"""The main window: wires the session (the model) to the view, the side panel, the toolbar,
+the timeline bar and the status bar.
 
-It holds no drawing code (that is `wander3d.render.SimulationView`) and changes the simulation
-only through the engine's public API. Its parts live beside it: actions, menus and toolbar in
-actions.py, scene files (open, reload, save, recent, drops, unsaved edits) in scene_files.py,
-placement on the screen in placement.py, the F1 help in help.py.
+It holds neither drawing code (`wander3d.render.SimulationView`) nor simulation state (the
+`wander3d.session.Session` owns that): its parts are adapters over the session, built here and
+connected to it. Actions, menus and toolbar are in actions.py, scene files (open, reload, save,
+recent, title) in scene_files.py, pacing in frame_loop.py, the view's binding in
+view_binding.py, placement on the screen in placement.py, the F1 help in help.py.
 """
 
 from __future__ import annotations
@@ -13,30 +15,30 @@ from pathlib import Path
 
 import numpy as np
 from PyQt6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PyQt6.QtGui import QCloseEvent, QShowEvent
+from PyQt6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
 from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyle
 
-from wander3d.engine import Simulation
 from wander3d.render import CAMERA_MODES, SimulationView
-from wander3d.scene import Scene
+from wander3d.scene import Scene, SceneError
 from wander3d.scene.feel import scene_warnings
+from wander3d.session import Display, Session
 
-from .actions import FlyKeys, WindowActions
+from .actions import Actions, FlyKeys
 from .canvas_window import canvas_application, embed
-from .frame_loop import FrameLoop, edited
+from .frame_loop import FrameLoop
 from .help import HelpDialog, help_html
-from .panel import PARAMS, SidePanel
+from .messages import Messages
+from .panel import SidePanel
 from .placement import place_window
-from .recent import RecentFiles
-from .scene_files import SceneFiles, slug
+from .scene_files import SceneFiles, dropped_scene, slug
 from .timeline_bar import TimelineBar
-from .watch import SceneWatcher
+from .view_binding import ViewBinding
 
 #: A press and release closer than this (logical pixels) is a click (select), not a drag.
 CLICK_SLOP = 4.0
 
 
-class MainWindow(SceneFiles, WindowActions, QMainWindow):
+class MainWindow(QMainWindow):
     """The wander3d window around one running scene.
 
     settings: where geometry, recent files and folders persist (tests pass an isolated one).
@@ -46,17 +48,16 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
     def __init__(self, scene: Scene, settings: QSettings, samples: int = 0) -> None:
         super().__init__()
         self.settings = settings
-        self.recent = RecentFiles(settings)
-        self.scene = scene
-        self.sim = Simulation(scene)
-        # The text of the file the running scene came from (or was saved to): auto-reload
-        # ignores change notifications that leave the file as we know it.
-        self._file_text = scene.text
+        self.session = session = Session(scene)
         self.view = SimulationView(
-            scene, self.sim, app=canvas_application(), parent=self, samples=samples
+            scene, session.simulation, app=canvas_application(), parent=self, samples=samples
         )
         self.setCentralWidget(embed(self.view.canvas.native, self))
-        self.view.canvas.native.installEventFilter(FlyKeys(self))
+        # First of the session's observers: a new simulation must reach the view first.
+        self.view_binding = ViewBinding(session, self.view, self)
+        self.view.canvas.native.installEventFilter(
+            FlyKeys(lambda: self.view.camera_mode == "fly", self)
+        )
         self.panel = SidePanel()
         self.panel_scroll = QScrollArea()
         self.panel_scroll.setWidget(self.panel)
@@ -67,39 +68,75 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         self.dock.setWidget(self.panel_scroll)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
-        self.frames = FrameLoop(self.view, self.sim, self)
-        self._press_pos: np.ndarray | None = None
-        self._placed = False
-        self.help_dialog: HelpDialog | None = None
-        self.watcher = SceneWatcher(self)
-        self.watcher.changed.connect(self._auto_reload)
-
+        self.messages = Messages(self)
+        self.actions = Actions(self)
+        self.actions.build_menus(self.dock.toggleViewAction())
+        self.actions.build_toolbar()
+        self.files = SceneFiles(session, self, settings, self.actions, self.messages)
+        self.frames = FrameLoop(session, self.view, self)
+        self.timeline_bar = TimelineBar(self)
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
-        self._build_actions()
-        self._build_menus()
-        self._build_toolbar()
-        self._connect_panel()
-        self._build_timeline()
+        self.help_dialog: HelpDialog | None = None
+        self._press_pos: np.ndarray | None = None
+        self._placed = False
+
+        self._wire_actions()
+        self._bind_panel()
+        self._bind_timeline()
+        events = session.events
+        events.simulation_changed.connect(self._show_scene)
+        events.scene_changed.connect(self._show_warnings)
+        events.running_changed.connect(self._show_running)
+        events.speed_changed.connect(self._show_speed)
+        events.selection_changed.connect(self._show_selection)
+        self.frames.statusChanged.connect(self._show_status)
         self.view.canvas.events.mouse_press.connect(self._mouse_press)
         self.view.canvas.events.mouse_release.connect(self._mouse_release)
         self.setAcceptDrops(True)
-        self._show_scene()
+        self._show_scene(False)
+        self._show_warnings(scene)
+        self._show_speed(session.speed)
+        session.set_running(True)
         self._restore_window()
 
-    # ------------------------------------------------------------------ building
-    def _connect_panel(self) -> None:
-        p = self.panel
-        p.trails_box.toggled.connect(self.view.set_trails_visible)
-        p.enclosure_box.toggled.connect(self.view.set_enclosure_visible)
-        p.debug_box.toggled.connect(self.view.set_debug_visible)
-        p.debug_all_box.toggled.connect(self.view.set_debug_all)
-        p.groupVisibilityChanged.connect(self.view.set_group_visible)
-        p.groupParamChanged.connect(self.set_group_param)
-        # After the edit is applied (connected later, called later): the title's "*".
-        for signal in (p.trails_box.toggled, p.enclosure_box.toggled, p.groupParamChanged):
-            signal.connect(self._show_modified)
-        self.reset_action.triggered.connect(self._show_modified)
+    # ------------------------------------------------------------------ wiring
+    def _wire_actions(self) -> None:
+        a, s = self.actions, self.session
+        a.screenshot.triggered.connect(lambda: self.save_screenshot())
+        a.quit.triggered.connect(self.close)
+        a.play.triggered.connect(s.toggle_running)
+        a.step.triggered.connect(s.single_step)
+        a.reset.triggered.connect(s.reset)
+        a.slower.triggered.connect(lambda: s.change_speed(-1))
+        a.faster.triggered.connect(lambda: s.change_speed(+1))
+        a.home.triggered.connect(self.reset_camera)
+        a.follow.triggered.connect(self.toggle_follow)
+        a.back.triggered.connect(self.back)
+        for action, mode in zip(a.camera_modes.actions(), CAMERA_MODES, strict=True):
+            action.triggered.connect(lambda _=False, m=mode: self.set_camera_mode(m))
+        a.camera_combo.activated.connect(lambda i: self.set_camera_mode(CAMERA_MODES[i]))
+        a.help.triggered.connect(self.show_help)
+
+    def _bind_panel(self) -> None:
+        """The side panel shows the session's groups and display, and edits them."""
+        p, s = self.panel, self.session
+        p.trails_box.toggled.connect(lambda on: s.set_display(trails=on))
+        p.enclosure_box.toggled.connect(lambda on: s.set_display(enclosure=on))
+        p.debug_box.toggled.connect(lambda on: s.set_display(overlay=on))
+        p.debug_all_box.toggled.connect(lambda on: s.set_display(overlay_all=on))
+        p.groupVisibilityChanged.connect(s.set_group_visible)
+        p.groupParamChanged.connect(self.edit_group)
+        s.events.groups_changed.connect(p.show_values)
+        s.events.display_changed.connect(self._show_display)
+
+    def _bind_timeline(self) -> None:
+        bar, s = self.timeline_bar, self.session
+        bar.seekRequested.connect(s.seek)
+        bar.pathChanged.connect(self._set_path)
+        self.frames.timelineChanged.connect(bar.show_run)
+        self.view_binding.pathScaleChanged.connect(bar.show_scale)
 
     def _restore_window(self) -> None:
         """Remembered geometry, else the first-launch size; either way all on the screen."""
@@ -121,115 +158,81 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
     def show_help(self) -> None:
         """F1: keys (from the actions themselves), mouse gestures and overlay colours."""
         if self.help_dialog is None:
-            self.help_dialog = HelpDialog(help_html(self.menu_actions()), self)
+            self.help_dialog = HelpDialog(help_html(self.actions.menu_actions()), self)
         self.help_dialog.show()
         self.help_dialog.raise_()
 
-    # ------------------------------------------------------------------ scenes
-    def _show_scene(self) -> None:
-        """Refresh everything that depends on the current scene and simulation."""
-        self.panel.set_groups(self.sim.groups)
+    # ------------------------------------------------------------------ showing the session
+    def _show_scene(self, _reloaded: bool) -> None:
+        """A new simulation: its groups in the panel, its timeline, a fresh camera state."""
+        s = self.session
+        self.panel.set_groups(s.groups)
+        self._show_display(s.display)
+        self.actions.follow.setChecked(False)
+        self._show_camera_mode()
+        self.timeline_bar.dt = s.dt
+        self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available)
+        self.timeline_bar.show_run(s.step, s.head)
+
+    def _show_warnings(self, scene: Scene) -> None:
+        # Converted old keys, groups that cannot turn back within the margin (as `check` says).
+        self.messages.set_scene_warnings(scene_warnings(scene))
+        self.messages.announce()
+
+    def _show_display(self, display: Display) -> None:
+        p = self.panel
         for box, on in (
-            (self.panel.trails_box, self.view.trails_visible),
-            (self.panel.enclosure_box, self.view.enclosure_visible),
-            (self.panel.debug_box, self.view.debug_visible),
-            (self.panel.debug_all_box, self.view.debug_all),
+            (p.trails_box, display.trails),
+            (p.enclosure_box, display.enclosure),
+            (p.debug_box, display.overlay),
+            (p.debug_all_box, display.overlay_all),
         ):
             box.blockSignals(True)
             box.setChecked(on)
             box.blockSignals(False)
-        self.follow_action.setChecked(False)
-        self._show_camera_mode()
-        self._show_file()
-        self._show_timeline()
-        # Converted old keys, groups that cannot turn back within the margin (as `check` says).
-        self.scene_warning = " | ".join(scene_warnings(self.scene))
-        self._announce("")
-
-    def _announce(self, message: str) -> None:
-        """A status-bar message; the scene's warnings follow it and stay longer."""
-        if self.scene_warning:
-            text = f"{message}. Warning: " if message else "Warning: "
-            self.statusBar().showMessage(text + self.scene_warning, 30000)
-        elif message:
-            self.statusBar().showMessage(message, 4000)
-
-    # ------------------------------------------------------------------ simulation
-    # The frame loop (frame_loop.FrameLoop) runs the simulation; these wire it to the widgets.
-    def _build_timeline(self) -> None:
-        f = self.frames
-        f.runningChanged.connect(self._show_running)
-        f.speedChanged.connect(lambda _: self._show_speed())
-        f.statusChanged.connect(self._show_status)
-        f.groupsChanged.connect(lambda: self.panel.show_values(self.sim.groups))
-        f.groupsChanged.connect(self._show_modified)
-        self.timeline_bar = TimelineBar(self)
-        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
-        self.timeline_bar.seekRequested.connect(f.seek)
-        self.timeline_bar.pathChanged.connect(f.set_path)
-        f.timelineChanged.connect(self.timeline_bar.show_run)
-        f.pathScaleChanged.connect(self.timeline_bar.show_scale)
-
-    def _show_timeline(self) -> None:
-        self.timeline_bar.dt = self.sim.dt
-        self.timeline_bar.set_enabled(self.frames.timeline.enabled, self.frames.path_available)
-        self.timeline_bar.show_run(self.frames.step, self.frames.head)
-
-    @property
-    def running(self) -> bool:
-        return self.frames.running
-
-    @property
-    def speed(self) -> float:
-        return self.frames.speed
-
-    def set_running(self, running: bool) -> None:
-        self.frames.set_running(running)
-
-    def toggle_running(self) -> None:
-        self.frames.toggle_running()
-
-    def single_step(self) -> None:
-        self.frames.single_step()
-
-    def reset_simulation(self) -> None:
-        self.frames.reset_simulation()
-
-    def change_speed(self, direction: int) -> None:
-        self.frames.change_speed(direction)
+        p.show_visibility(display.hidden_groups)
 
     def _show_running(self, running: bool) -> None:
         sp = QStyle.StandardPixmap
-        self.play_action.setText("Pause" if running else "Play")
-        self.play_action.setIcon(
+        self.actions.play.setText("Pause" if running else "Play")
+        self.actions.play.setIcon(
             self.style().standardIcon(sp.SP_MediaPause if running else sp.SP_MediaPlay)
         )
 
-    def _show_speed(self) -> None:
-        self.speed_label.setText(f"x{self.speed:g}")
-
-    def set_group_param(self, group: int, key: str, value: float) -> None:
-        """Apply a slider: a wander parameter, or a group's max_speed / max_force."""
-        wander = PARAMS[key].table == "groups.wander"
-        self.frames.edit_group(group, edited(self.sim.groups[group], key, value, wander))
+    def _show_speed(self, speed: float) -> None:
+        self.actions.speed_label.setText(f"x{speed:g}")
 
     def _show_status(self, text: str) -> None:
         self.status_label.setText(text)
         # Never let a long message on the left squeeze the figures.
         self.status_label.setMinimumWidth(self.status_label.sizeHint().width())
 
+    # ------------------------------------------------------------------ editing
+    def edit_group(self, group: int, key: str, value: float) -> None:
+        """Apply a panel control: a wander parameter, or a group's max_speed / max_force."""
+        try:
+            self.session.edit(group, **{key: value})
+        except (SceneError, ValueError) as e:
+            self.messages.problem("Cannot change the parameter", str(e))
+
+    def _set_path(self, on: bool, measure: str) -> None:
+        self.view_binding.set_path_measure(measure)
+        self.session.set_path(on)
+
     # ------------------------------------------------------------------ selection and camera
     def select_agent(self, agent: int | None) -> None:
-        self.view.select(agent)
+        self.session.select(agent)
+
+    def _show_selection(self, agent: int | None) -> None:
         if agent is None:
-            self.follow_action.setChecked(False)
-            self.statusBar().clearMessage()
+            self.actions.follow.setChecked(False)
+            self.messages.clear()
             return
-        group = self.sim.groups[int(self.sim.group_index[agent])]
-        self.statusBar().showMessage(
-            f"Agent {agent} of '{group.name}' ({group.wander.method}); "
-            "T follows it, Esc clears", 6000
-        )  # fmt: skip
+        group = self.session.groups[int(self.session.group_index[agent])]
+        self.messages.note(
+            f"Agent {agent} of '{group.name}' ({group.wander.method}); T follows it, Esc clears",
+            6000,
+        )
 
     def _mouse_press(self, event) -> None:
         self._press_pos = np.asarray(event.pos[:2], dtype=float) if event.button == 1 else None
@@ -245,37 +248,37 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
     def toggle_follow(self) -> None:
         """T: chase the selected agent, or stop (the camera goes back to what it was)."""
         if self.view.following is None and self.view.selected is None:
-            self.follow_action.setChecked(False)
-            self.statusBar().showMessage("Nothing to follow: click an agent first, then T", 6000)
+            self.actions.follow.setChecked(False)
+            self.messages.note("Nothing to follow: click an agent first, then T", 6000)
             return
         following = self.view.following is None
         self.view.follow(self.view.selected if following else None)
-        self.follow_action.setChecked(following)
+        self.actions.follow.setChecked(following)
         self._show_camera_mode()
 
     def back(self) -> None:
         """Esc: stop following (camera as before), else clear the selection."""
         if self.view.following is not None:
             self.view.follow(None)
-            self.follow_action.setChecked(False)
+            self.actions.follow.setChecked(False)
             self._show_camera_mode()
         else:
             self.select_agent(None)
 
     def reset_camera(self) -> None:
         self.view.reset_camera()
-        self.follow_action.setChecked(False)
+        self.actions.follow.setChecked(False)
         self._show_camera_mode()
 
     def set_camera_mode(self, mode: str) -> None:
         self.view.set_camera_mode(mode)
-        self.follow_action.setChecked(False)
+        self.actions.follow.setChecked(False)
         self._show_camera_mode()
 
     def _show_camera_mode(self) -> None:
         i = CAMERA_MODES.index(self.view.camera_mode)
-        self.camera_combo.setCurrentIndex(i)
-        self.mode_actions.actions()[i].setChecked(True)
+        self.actions.camera_combo.setCurrentIndex(i)
+        self.actions.camera_modes.actions()[i].setChecked(True)
 
     # ------------------------------------------------------------------ output
     def screenshot_path(self) -> Path:
@@ -283,7 +286,7 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
         default = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.PicturesLocation)
         folder = Path(self.settings.value("screenshot_dir", default or str(Path.home())))
         folder.mkdir(parents=True, exist_ok=True)
-        stem = f"wander3d-{slug(self.scene.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
+        stem = f"wander3d-{slug(self.session.scene.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
         path = folder / f"{stem}.png"
         n = 2
         while path.exists():
@@ -302,13 +305,29 @@ class MainWindow(SceneFiles, WindowActions, QMainWindow):
             finally:
                 self.view.set_agent_stride(stride)
         except OSError as e:
-            self._report(f"Could not save the screenshot: {e}", title="Screenshot")
+            self.messages.problem("Screenshot", f"Could not save the screenshot: {e}")
             return None
-        self.statusBar().showMessage(f"Screenshot saved to {path}", 6000)
+        self.messages.note(f"Screenshot saved to {path}", 6000)
         return path
 
+    def show_error(self, title: str, message: str) -> None:
+        self.messages.problem(title, message)
+
+    # ------------------------------------------------------------------ window events
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if dropped_scene(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_scene(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            self.files.open_scene(path)
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.confirm_discard("closing"):
+        if not self.files.confirm_discard("closing"):
             event.ignore()
             return
         self.frames.close()

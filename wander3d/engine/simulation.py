@@ -328,12 +328,16 @@ class Simulation:
         # Show the new geometry (distance, radius) at once, also while paused.
         self._place_targets()
 
-    def adopt_current_groups(self) -> None:
-        """Make the current (live-edited) groups the ones `reset` returns to.
+    def adopt_groups(self, groups: tuple[GroupParams, ...]) -> None:
+        """Make `groups` (the same counts and trails) the ones `reset` returns to.
 
-        For when the edits become the scene, e.g. after saving them to a file.
+        For when live edits become the scene, e.g. after saving them to a file.
         """
-        self._initial_groups = self.groups
+        for old, new in zip(self._initial_groups, groups, strict=True):
+            for key in ("count", "trail_length", "trail_seconds"):
+                if getattr(new, key) != getattr(old, key):
+                    raise ValueError(f"{key} cannot change in a running simulation")
+        self._initial_groups = tuple(groups)
 
     def update_wander(self, index: int, **changes: object) -> None:
         """Shorthand: `update_group` with some WanderParams fields of group `index` replaced."""

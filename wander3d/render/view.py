@@ -120,7 +120,6 @@ class SimulationView:
         self._layers: tuple = ()
         self._debug_visible = True
         self._debug_all = False
-        self._camera_before_follow = None
         self._stride = 1
         self.rig: CameraRig | None = None
         self.set_simulation(scene, sim)

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from wander3d.app.timeline import PathTracer, Timeline
 from wander3d.engine import Enclosure
+from wander3d.session import PathTracer, Timeline
 
 from engine_support import group, simulation
 

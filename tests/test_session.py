@@ -1,0 +1,214 @@
+"""The session (no Qt): one owner of the running simulation, commands run in order on its
+engine thread, events on the owner's thread, and no edit ever lost."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from scene_support import REPO, write
+
+from wander3d.engine import Simulation
+from wander3d.scene import SceneError, load_scene
+from wander3d.session import Session
+
+SCENE = """
+[scene]
+name = "Session"
+seed = 4
+dt = 0.02
+
+[enclosure]
+min = [-40, -20, -40]
+max = [40, 20, 40]
+margin = 6.0
+
+[[groups]]
+name = "a"
+count = 30
+trail_length = 10
+
+[groups.wander]
+method = "sphere"
+
+[[groups]]
+name = "b"
+count = 12
+trail_length = 4
+
+[groups.wander]
+method = "noise"
+"""
+
+
+@pytest.fixture
+def scene(tmp_path):
+    return load_scene(write(tmp_path, SCENE))
+
+
+@pytest.fixture
+def session(scene):
+    s = Session(scene)
+    yield s
+    s.close()
+
+
+def _slow_steps(monkeypatch, seconds: float = 0.002) -> None:
+    """Keep the engine busy: every kernel call takes at least `seconds`."""
+    original = Simulation.step
+
+    def slow(sim, n=1):
+        time.sleep(seconds)
+        original(sim, n)
+
+    monkeypatch.setattr(Simulation, "step", slow)
+
+
+def test_two_edits_within_one_frame_both_land_every_time(session, monkeypatch):
+    """The app once built each edit from the groups it had last seen: a second edit made
+    before the first reached the engine put the first one's field back."""
+    _slow_steps(monkeypatch)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        session.dispatch(steps=3)  # the engine is stepping while the edits come in
+        jitter, radius = rng.uniform(1.0, 30.0, 2)
+        session.edit(0, jitter=jitter)
+        session.edit(0, radius=radius)
+        session.edit(1, max_speed=jitter)
+        session.settle()
+        group, other = session.groups
+        assert (group.wander.jitter, group.wander.radius) == (jitter, radius)
+        assert other.max_speed == jitter
+        # And they landed in the simulation itself, not only in what was published.
+        assert session.simulation.groups == session.groups
+
+
+def test_commands_run_in_the_order_asked(session, scene):
+    session.advance(10)
+    session.edit(0, radius=3.0)
+    session.advance(5)
+    session.seek(10)
+    session.settle()
+    reference = Simulation(scene)
+    reference.step(10)
+    assert session.step == 10 and session.head == 15
+    np.testing.assert_array_equal(session.simulation.positions, reference.positions)
+    # The edit was logged at step 10: the moment shown has it applied.
+    assert session.groups[0].wander.radius == 3.0
+
+
+def test_events_come_on_the_owners_thread_and_state_is_a_copy(session):
+    threads, states = [], []
+    session.events.state_changed.connect(lambda: threads.append(threading.current_thread()))
+    session.events.state_changed.connect(lambda: states.append(session.state))
+    session.advance(3)
+    session.settle()
+    assert threads and all(t is threading.main_thread() for t in threads)
+    positions = states[-1].current[0]
+    session.advance(3)
+    session.settle()
+    assert not np.array_equal(positions, session.state.current[0])  # the old copy kept
+
+
+def test_groups_changed_fires_for_edits_and_resets_only(session):
+    seen = []
+    session.events.groups_changed.connect(seen.append)
+    session.advance(4)
+    session.settle()
+    assert seen == []
+    session.edit(1, frequency=1.5)
+    session.settle()
+    assert seen[-1][1].wander.frequency == 1.5
+    session.reset()
+    session.settle()
+    assert seen[-1] == session.scene.groups and session.step == 0
+
+
+def test_bad_edits_are_refused_before_anything_is_queued(session):
+    with pytest.raises(SceneError, match=r"groups\[0\]\.wander\.radius"):
+        session.edit(0, radius=-1.0)
+    with pytest.raises(ValueError, match="count cannot change"):
+        session.edit(0, count=5)
+    with pytest.raises(ValueError, match="not a group or wander parameter"):
+        session.edit(0, colour="red")
+    assert not session.busy
+
+
+def test_a_lowered_speed_limit_takes_the_start_speed_down_with_it(session):
+    session.edit(0, initial_speed=30.0)
+    session.edit(0, max_speed=10.0)
+    session.settle()
+    assert session.groups[0].initial_speed == 10.0
+    session.current_scene()  # still a valid scene
+
+
+def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
+    session.advance(40)
+    session.settle()
+    session.select(33)
+    session.set_path(True)
+    while session.wants_work:
+        session.dispatch()
+        session.wait(5.0)
+        session.collect()
+    points, _breaks = session.path
+    reference = Simulation(scene)
+    expected = [reference.positions[33].copy()]
+    for _ in range(40):
+        reference.step(1)
+        expected.append(reference.positions[33].copy())
+    np.testing.assert_array_equal(points, np.array(expected, np.float32))
+    session.select(None)
+    assert session.path is None
+
+
+def test_display_toggles_are_part_of_the_running_scene(session):
+    seen = []
+    session.events.display_changed.connect(seen.append)
+    assert not session.modified
+    session.set_display(trails=False)
+    session.set_group_visible(1, False)
+    assert seen[-1].hidden_groups == {1} and not seen[-1].trails
+    assert session.modified and session.current_scene().view.show_trails is False
+
+
+def test_a_saved_scene_is_what_reset_returns_to(session):
+    session.edit(0, jitter=3.0)
+    session.settle()
+    saved = session.current_scene()
+    session.edit(0, jitter=7.0)  # made after the save: not what R returns to
+    session.mark_saved(saved)
+    session.settle()
+    session.reset()
+    session.settle()
+    assert session.groups[0].wander.jitter == 3.0 and not session.modified
+
+
+def test_opening_another_scene_drops_the_old_runs_work(session, scene, monkeypatch):
+    _slow_steps(monkeypatch, 0.05)
+    session.advance(5)  # in flight against the old simulation
+    other = scene.replace(groups=scene.groups[:1])
+    changed = []
+    session.events.simulation_changed.connect(changed.append)
+    session.open(other)
+    session.settle()
+    assert changed == [False] and session.agent_count == 30 and session.step == 0
+    with pytest.raises(ValueError, match="no agent 30"):
+        session.select(30)
+
+
+def test_the_session_imports_no_gui():
+    code = (
+        "import sys, wander3d.session; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PyQt6', 'vispy')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
