@@ -6,9 +6,10 @@
 #   bash scripts/bootstrap.sh setup             set up only
 #
 # "Set up" means: the system libraries Qt 6 and Mesa need (apt, only when something is missing),
-# then .venv/ in the repository root with `pip install -e ".[test]"` (re-run only when
-# pyproject.toml changed). The script is idempotent and takes well under a second when all is in
-# place. It needs nothing but python3 (>= 3.11) to start with.
+# then .venv/ in the repository root with `pip install -e ".[app,test]"`, which is everything:
+# the core, drawing, the desktop app and every test tool (re-run only when pyproject.toml
+# changed). The script is idempotent and takes well under a second when all is in place. It needs
+# nothing but python3 (>= 3.11) to start with.
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3      interpreter used to create .venv (default: python3)
@@ -141,9 +142,9 @@ ensure_installed() {
     if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
         return 0
     fi
-    say "installing wander3d and its test tools into .venv (pip install -e \".[test]\"; first time takes a minute)"
+    say "installing wander3d, its app and its test tools into .venv (pip install -e \".[app,test]\"; first time takes a minute)"
     # Editable, so edits to wander3d/ take effect without re-running this script.
-    (cd "$REPO" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]") ||
+    (cd "$REPO" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[app,test]") ||
         die "pip install failed (see above)"
     printf '%s\n' "$want" >"$STAMP"
 }
