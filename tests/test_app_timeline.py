@@ -6,11 +6,16 @@ import dataclasses
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
 
 from wander3d.app.timeline import PathTracer, Timeline
 from wander3d.engine import Enclosure
 
 from engine_support import group, simulation
+
+pytestmark = pytest.mark.app
 
 BOX = Enclosure(min=(-40, -20, -40), max=(40, 20, 40), margin=6.0)
 GROUPS = (group("sphere", count=20, trail_length=12), group("noise", count=10, trail_length=5))

@@ -9,6 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import activate
 from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDropEvent
@@ -17,6 +21,8 @@ from PyQt6.QtWidgets import QMessageBox
 from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
 from wander3d.scene import bundled_scene, load_scene
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def _lit(image: np.ndarray) -> float:
