@@ -171,17 +171,11 @@ run_app() {
 }
 
 run_tests() {
-    # The GUI tests need a real X server with GLX, so Qt gets an OpenGL widget:
-    #  - --xvfb-backend=xvfb makes pytest-xvfb fail loudly if Xvfb is missing (without it, it
-    #    quietly runs the tests on whatever $DISPLAY is, or on none);
-    #  - xvfb_colordepth=24, as on a real desktop: at pytest-xvfb's default of 16 bits, a grab
-    #    of the X screen (QScreen.grabWindow) of a GL window comes back black (vispy's
-    #    canvas.render() is fine either way: it reads its own RGBA8 framebuffer object);
-    #  - QT_QPA_PLATFORM=xcb: never the `offscreen` platform, which has no OpenGL widget.
-    # A user's extra arguments come last, so they can override these.
+    # How the tests run (the virtual X display pytest-xvfb starts, at 24-bit colour, Qt on it,
+    # a per-test timeout) lives in the pytest configuration (pyproject.toml, tests/conftest.py),
+    # so a plain `pytest` in .venv behaves the same. A user's arguments go to pytest as given.
     local rc=0
-    (cd "$REPO" && QT_QPA_PLATFORM=xcb "$VENV/bin/python" -m pytest \
-        --xvfb-backend=xvfb -o xvfb_colordepth=24 "$@") || rc=$?
+    (cd "$REPO" && "$VENV/bin/python" -m pytest "$@") || rc=$?
     if ((rc == 5)); then
         say "error: pytest collected no tests; that counts as a failure"
         exit 1

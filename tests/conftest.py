@@ -8,14 +8,25 @@ never Qt's `offscreen` platform, which has no OpenGL.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from extras_support import MARKER_EXTRAS, missing_extra, skip_reason
 from gl_support import close_view
 
+# Qt's xcb platform on pytest-xvfb's display, set before any QApplication: under a Wayland
+# desktop Qt would otherwise pick wayland (the user's screen, not the virtual one). A value the
+# user has set wins.
+os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
 
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xvfb's, which starts the display
 def pytest_configure(config: pytest.Config) -> None:
+    # With pytest-xvfb installed, ask for Xvfb itself (as `--xvfb-backend=xvfb` would), so that
+    # a missing Xvfb fails loudly instead of the tests quietly drawing on whatever $DISPLAY is.
+    if config.pluginmanager.hasplugin("xvfb") and config.getoption("xvfb_backend") is None:
+        config.option.xvfb_backend = "xvfb"
     if missing_extra("app") is None:
         from wander3d.app.canvas_window import prefer_prompt_updates
 
