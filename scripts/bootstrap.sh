@@ -6,9 +6,10 @@
 #   bash scripts/bootstrap.sh setup             set up only
 #
 # "Set up" means: the system libraries Qt 6 and Mesa need (apt, only when something is missing),
-# then .venv/ in the repository root with `pip install -e ".[test]"` (re-run only when
-# pyproject.toml changed). The script is idempotent and takes well under a second when all is in
-# place. It needs nothing but python3 (>= 3.11) to start with.
+# then .venv/ in the repository root with `pip install -e ".[app,test]"`, which is everything:
+# the core, drawing, the desktop app and every test tool (re-run only when pyproject.toml
+# changed). The script is idempotent and takes well under a second when all is in place. It needs
+# nothing but python3 (>= 3.11) to start with.
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3      interpreter used to create .venv (default: python3)
@@ -141,9 +142,9 @@ ensure_installed() {
     if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
         return 0
     fi
-    say "installing wander3d and its test tools into .venv (pip install -e \".[test]\"; first time takes a minute)"
+    say "installing wander3d, its app and its test tools into .venv (pip install -e \".[app,test]\"; first time takes a minute)"
     # Editable, so edits to wander3d/ take effect without re-running this script.
-    (cd "$REPO" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]") ||
+    (cd "$REPO" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[app,test]") ||
         die "pip install failed (see above)"
     printf '%s\n' "$want" >"$STAMP"
 }
@@ -170,17 +171,11 @@ run_app() {
 }
 
 run_tests() {
-    # The GUI tests need a real X server with GLX, so Qt gets an OpenGL widget:
-    #  - --xvfb-backend=xvfb makes pytest-xvfb fail loudly if Xvfb is missing (without it, it
-    #    quietly runs the tests on whatever $DISPLAY is, or on none);
-    #  - xvfb_colordepth=24, as on a real desktop: at pytest-xvfb's default of 16 bits, a grab
-    #    of the X screen (QScreen.grabWindow) of a GL window comes back black (vispy's
-    #    canvas.render() is fine either way: it reads its own RGBA8 framebuffer object);
-    #  - QT_QPA_PLATFORM=xcb: never the `offscreen` platform, which has no OpenGL widget.
-    # A user's extra arguments come last, so they can override these.
+    # How the tests run (the virtual X display pytest-xvfb starts, at 24-bit colour, Qt on it,
+    # a per-test timeout) lives in the pytest configuration (pyproject.toml, tests/conftest.py),
+    # so a plain `pytest` in .venv behaves the same. A user's arguments go to pytest as given.
     local rc=0
-    (cd "$REPO" && QT_QPA_PLATFORM=xcb "$VENV/bin/python" -m pytest \
-        --xvfb-backend=xvfb -o xvfb_colordepth=24 "$@") || rc=$?
+    (cd "$REPO" && "$VENV/bin/python" -m pytest "$@") || rc=$?
     if ((rc == 5)); then
         say "error: pytest collected no tests; that counts as a failure"
         exit 1

@@ -1,20 +1,48 @@
-"""Shared fixtures for the render and app tests: small scenes, isolated settings, GL views.
+"""Shared test configuration and fixtures: small scenes, isolated settings, GL views.
 
-The GL tests draw through PyQt6 on the virtual X display pytest-xvfb starts (Mesa's llvmpipe),
+Imports nothing of Qt or vispy when loaded, so the suite runs in a core-only install; tests
+marked `gl` or `app` skip there with the extra they need (see extras_support.py). The GL and
+app tests draw through PyQt6 on the virtual X display pytest-xvfb starts (Mesa's llvmpipe),
 never Qt's `offscreen` platform, which has no OpenGL.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from extras_support import MARKER_EXTRAS, missing_extra, skip_reason
 from gl_support import close_view
 
-from wander3d.app.canvas_window import prefer_prompt_updates
+# Qt's xcb platform on pytest-xvfb's display, set before any QApplication: under a Wayland
+# desktop Qt would otherwise pick wayland (the user's screen, not the virtual one). A value the
+# user has set wins.
+os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
 
-# Before pytest-qt's QApplication: the GL tests see Qt as the app configures it.
-prefer_prompt_updates()
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xvfb's, which starts the display
+def pytest_configure(config: pytest.Config) -> None:
+    # With pytest-xvfb installed, ask for Xvfb itself (as `--xvfb-backend=xvfb` would), so that
+    # a missing Xvfb fails loudly instead of the tests quietly drawing on whatever $DISPLAY is.
+    if config.pluginmanager.hasplugin("xvfb") and config.getoption("xvfb_backend") is None:
+        config.option.xvfb_backend = "xvfb"
+    if missing_extra("app") is None:
+        from wander3d.app.canvas_window import prefer_prompt_updates
+
+        # Before pytest-qt's QApplication: the GL tests see Qt as the app configures it.
+        prefer_prompt_updates()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Skip the tests whose marker names an extra that is not installed, saying which."""
+    for item in items:
+        for marker in MARKER_EXTRAS:
+            reason = skip_reason(marker) if item.get_closest_marker(marker) else None
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
+
 
 #: A small two-group scene: cheap to draw with software GL, yet with trails, walls and methods.
 SMALL_SCENE = """

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import activate
 from PyQt6.QtCore import QCoreApplication, QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDragEnterEvent, QDropEvent, QSurface, QWheelEvent
@@ -19,6 +23,8 @@ from vispy.gloo import gl
 
 from wander3d.app.canvas_window import prefer_prompt_updates
 from wander3d.app.window import MainWindow
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def _in_next_frame(window, qtbot, look):

@@ -7,6 +7,11 @@ import threading
 import time
 
 import numpy as np
+import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import wait_engine_idle
 from PyQt6.QtCore import QTimer
 
@@ -14,6 +19,8 @@ from wander3d.app.frame_loop import MAX_FRAME_GAP, TIMELINE_INTERVAL
 from wander3d.engine import Simulation
 from wander3d.render import SimulationView
 from wander3d.scene import load_scene
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 #: Enough agents for the stride to have room (1 in up to 6), few enough to step fast.
 CROWD_SCENE = """

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import activate, wait_engine_idle
 from PyQt6.QtCore import Qt
 
 from wander3d.app.actions import key_text
 from wander3d.render.debug import LEGEND
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 @pytest.fixture

@@ -8,6 +8,9 @@ import math
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
 
 from wander3d.app.loop import (
     DRAW_BUDGET_MS,
@@ -19,6 +22,8 @@ from wander3d.app.loop import (
     SpeedMeter,
     WorkBudget,
 )
+
+pytestmark = pytest.mark.app
 
 
 def _run(clock: FrameClock, frame: float, seconds: float, lag: float = 0.1) -> tuple[int, list]:

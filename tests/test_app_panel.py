@@ -6,6 +6,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import activate
 from PyQt6.QtCore import QPoint, QPointF, Qt
 from PyQt6.QtGui import QWheelEvent
@@ -13,6 +17,8 @@ from PyQt6.QtWidgets import QApplication, QMessageBox
 
 from wander3d.app.controls import PARAMS, SLIDER_STEPS, ParamControl
 from wander3d.scene import bundled_scene, load_scene
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def wheel(widget, notches: int = -1) -> bool:

@@ -11,10 +11,17 @@ import subprocess
 import sys
 
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+pytest.importorskip("pyvirtualdisplay", reason=skip_reason("app"))
+
 from pyvirtualdisplay import Display
 from scene_support import REPO
 
 from wander3d.app.placement import GUESSED_FRAME, PREFERRED_SIZE, first_rect, fit_rect
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 PROBE = REPO / "tests" / "app_probe.py"
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QApplication, QProgressDialog
 
 import wander3d.app.main as app_main
+
+pytestmark = pytest.mark.app
 
 #: Seconds a fake compile waits for the GUI thread before giving up (only when it is frozen).
 LIVE_TIMEOUT = 60.0

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("PyQt6", reason=skip_reason("app"))
+
 from app_support import activate, wait_engine_idle
 from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDropEvent
@@ -19,6 +23,8 @@ from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
 from wander3d.engine import Simulation
 from wander3d.scene import bundled_scene, load_scene
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def _lit(image: np.ndarray) -> float:

@@ -7,25 +7,18 @@ import json
 import subprocess
 import sys
 
+import pytest
 
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "wander3d", "bench", "--quick", "--agents", "500", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.gl
 def test_bench_quick_reports_engine_baseline_and_frames(tmp_path):
     out = tmp_path / "bench.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "wander3d",
-            "bench",
-            "--quick",
-            "--agents",
-            "500",
-            "--json",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = bench("--json", str(out))
     assert done.returncode == 0, done.stderr
     results = json.loads(out.read_text())
     assert results["baseline"]["agent_steps_per_s"] > 0
@@ -48,3 +41,13 @@ def test_bench_quick_reports_engine_baseline_and_frames(tmp_path):
     assert 0 < by_detail["lod"]["segments"] < by_detail["reference"]["segments"]
     assert "lod draws" in done.stdout
     assert "x baseline" in done.stdout and "agents" in done.stdout
+
+
+def test_bench_without_frames_needs_only_the_core(tmp_path):
+    out = tmp_path / "bench.json"
+    done = bench("--no-frames", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    assert results["frames"] == [] and results["frames_error"] is None
+    assert {row["steps_per_call"] for row in results["engine"]} == {1, 60}
+    assert "x baseline" in done.stdout

@@ -15,6 +15,7 @@ from scene_support import REPO, SCENES, wander3d_cmd, write
 
 import wander3d
 from wander3d import cli, load_scene
+from wander3d.commands import open as open_command
 from wander3d.commands.progress import Progress
 from wander3d.scene import bundled_scene
 
@@ -204,13 +205,36 @@ def test_bad_arguments_from_the_shell():
 
 
 # ----------------------------------------------------------------------------- in-process
-def test_open_without_the_app_says_so(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "wander3d.app", None)  # importing it fails
-    assert cli.main([]) == 1
-    assert "the desktop app is not built yet" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("argv", "missing", "extra"),
+    [
+        ([], "PyQt6", "app"),
+        (["swarm"], "vispy", "app"),
+        (["render", "default", "--out", "x.png"], "vispy", "render"),
+        (["render", "default", "--out", "x.gif"], "imageio", "render"),
+        (["bench", "--quick"], "vispy", "render"),
+    ],
+)
+def test_without_its_extra_a_command_names_it_in_one_line(
+    argv, missing, extra, monkeypatch, capsys, tmp_path
+):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, missing, None)  # as if it were not installed
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wander3d: error: ") and err.count("\n") == 1
+    assert missing in err and f'pip install "wander3d[{extra}]"' in err
+    assert list(tmp_path.iterdir()) == []
 
 
-def test_open_reports_a_broken_gui_stack_without_traceback(monkeypatch, capsys):
+@pytest.fixture
+def desktop(monkeypatch):
+    """As on a desktop with the app extra installed, whatever this test run has."""
+    monkeypatch.setattr(open_command, "APP_MODULES", ())
+    monkeypatch.setenv("DISPLAY", os.environ.get("DISPLAY", ":0"))
+
+
+def test_open_reports_a_broken_gui_stack_without_traceback(desktop, monkeypatch, capsys):
     broken = types.ModuleType("wander3d.app")
 
     def __getattr__(name):
@@ -224,7 +248,8 @@ def test_open_reports_a_broken_gui_stack_without_traceback(monkeypatch, capsys):
 
 
 @pytest.fixture
-def fake_app(monkeypatch):
+def fake_app(desktop, monkeypatch):
+    """An app that records the scene paths it is opened on."""
     calls = []
     app = types.ModuleType("wander3d.app")
 
@@ -289,6 +314,7 @@ def test_interrupted_run_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
     assert not out.exists()
 
 
+@pytest.mark.app
 def test_open_without_a_display_says_what_to_do():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.pop("QT_QPA_PLATFORM", None)

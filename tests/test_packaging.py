@@ -1,7 +1,8 @@
-"""A non-editable install ships the scenes inside the package and finds them from any folder.
+"""A non-editable install ships the scenes inside the package and finds them from any folder;
+the wheel's metadata keeps the GUI out of the core and declares the extras that bring it.
 
 Built and installed offline: the wheel is built without build isolation by the hatchling of
-the test environment (the test extra has it) and installed with no index, so nothing here may
+the test environment (the test extras have it) and installed with no index, so nothing here may
 reach a package registry. An unreachable proxy makes any attempt fail loudly.
 """
 
@@ -10,7 +11,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zipfile
+from email.parser import Parser
 from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parent.parent
 #: A proxy nothing listens on (port 9, discard): any download attempt fails at once.
@@ -18,23 +24,70 @@ OFFLINE_PROXIES = {
     name: "http://127.0.0.1:9"
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY")
 }
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+OFFLINE = dict(os.environ, PIP_NO_INDEX="1", no_proxy="", NO_PROXY="", **OFFLINE_PROXIES)
+#: What only drawing and the desktop app need (distribution names, lower case).
+GUI = {"pyqt6", "vispy", "imageio", "imageio-ffmpeg", "pytest-qt", "pytest-xvfb"}
 
 
-def test_an_installed_wheel_finds_the_default_scene_from_any_folder(tmp_path):
-    wheels, site, elsewhere = tmp_path / "wheels", tmp_path / "site", tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    offline = dict(os.environ, PIP_NO_INDEX="1", no_proxy="", NO_PROXY="", **OFFLINE_PROXIES)
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    wheels = tmp_path_factory.mktemp("wheels")
     build = subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "-w", str(wheels),
+        [*PIP, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "-w", str(wheels),
          str(REPO)],
-        capture_output=True, text=True, env=offline, timeout=600,
+        capture_output=True, text=True, env=OFFLINE, timeout=600,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr
-    (wheel,) = wheels.glob("wander3d-*.whl")
+    (built,) = wheels.glob("wander3d-*.whl")
+    return built
+
+
+def requirements(wheel: Path) -> dict[str, set[str]]:
+    """The distributions each extra of the wheel adds ("" for the core), lower case; an extra
+    that names others of wander3d's (`wander3d[render]`) has theirs."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = Parser().parsestr(archive.read(name).decode("utf-8"))
+    extras = ["", *metadata.get_all("Provides-Extra", [])]
+    direct: dict[str, set[Requirement]] = {extra: set() for extra in extras}
+    for line in metadata.get_all("Requires-Dist", []):
+        requirement = Requirement(line)
+        marker = requirement.marker  # `extra == "app"` for an extra's, none for the core's
+        for extra in extras:
+            if marker.evaluate({"extra": extra}) if marker else extra == "":
+                direct[extra].add(requirement)
+
+    def names(extra: str) -> set[str]:
+        found = set()
+        for requirement in direct[extra]:
+            if requirement.name == "wander3d":
+                found |= set().union(*(names(e) for e in requirement.extras))
+            else:
+                found.add(requirement.name.lower())
+        return found
+
+    return {extra: names(extra) for extra in extras}
+
+
+def test_the_core_installs_no_gui_and_the_extras_bring_it(wheel):
+    found = requirements(wheel)
+    assert set(found) == {"", "render", "app", "test-core", "test"}
+    core = found[""]
+    assert {"numpy", "numba", "pyarrow", "dask", "optuna", "matplotlib"} <= core
+    assert not core & GUI
+    assert found["render"] == {"vispy", "imageio", "imageio-ffmpeg"}
+    assert found["app"] == found["render"] | {"pyqt6"}
+    assert "pytest" in found["test-core"] and not found["test-core"] & GUI
+    assert found["test"] == found["app"] | found["test-core"] | {"pytest-qt", "pytest-xvfb"}
+
+
+def test_an_installed_wheel_finds_the_default_scene_from_any_folder(wheel, tmp_path):
+    site, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    elsewhere.mkdir()
     install = subprocess.run(
-        [*pip, "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
-        capture_output=True, text=True, env=offline, timeout=600,
+        [*PIP, "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+        capture_output=True, text=True, env=OFFLINE, timeout=600,
     )  # fmt: skip
     assert install.returncode == 0, install.stderr
     # Only the installed copy may be importable: no checkout on the path, run from elsewhere.

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras_support import missing_extra
+
+pytest.importorskip("vispy", reason=missing_extra("render"))
 
 from wander3d.engine import Simulation
 from wander3d.render.agents import CONE_ASPECT, agent_size, cone_mesh, hidden_faces

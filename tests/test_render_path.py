@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras_support import missing_extra
+
+pytest.importorskip("vispy", reason=missing_extra("render"))
+
 from vispy.scene import Node
 
 from wander3d.render.path import PATH_COLORMAP, PathLayer, path_colors, path_measures

@@ -4,9 +4,15 @@ import os
 import subprocess
 import sys
 
-import imageio.v3 as iio
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("imageio", reason=skip_reason("gl"))
+
+import imageio.v3 as iio
+
+pytestmark = pytest.mark.gl
 
 SCENE = """
 [scene]
@@ -77,6 +83,7 @@ def test_bad_requests_exit_2_with_one_line(scene, tmp_path, out, extra, message)
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.app  # Qt's OpenGL on the virtual display
 def test_falls_back_to_a_virtual_display_when_egl_fails(scene, tmp_path):
     out = tmp_path / "fallback.png"
     env = dict(os.environ, EGL_PLATFORM="no-such-platform")

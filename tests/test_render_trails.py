@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("vispy", reason=skip_reason("app"))
+
 from gl_support import close_view
 
 from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
 from wander3d.render import SimulationView
 from wander3d.scene import Scene
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def trail_scene(count: int, seed: int, margin: float, size: float = 40.0) -> Scene:

@@ -10,10 +10,16 @@ import textwrap
 
 import numpy as np
 import pytest
+from extras_support import skip_reason
+
+pytest.importorskip("vispy", reason=skip_reason("app"))
+
 from gl_support import close_view
 
 from wander3d.engine import Simulation
 from wander3d.render import SimulationView
+
+pytestmark = [pytest.mark.gl, pytest.mark.app]
 
 
 def _content(image: np.ndarray, background: str) -> float:

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras_support import missing_extra
+
+pytest.importorskip("vispy", reason=missing_extra("render"))
+
 from vispy.gloo import gl
 from vispy.gloo.gl import gl2
 from vispy.scene.cameras import ArcballCamera
@@ -29,6 +33,8 @@ def test_a_vispy_without_it_is_reported(monkeypatch):
     assert any("_backend_module.CanvasBackend" in p for p in problems)
 
 
+@pytest.mark.gl
+@pytest.mark.app
 def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, monkeypatch):
     resolved: list[str] = []
     real = vispy_private.resolve_gl_function
@@ -52,6 +58,8 @@ def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, monkeyp
     assert np.mean(image[..., :3].max(axis=-1) > 90) > 0.001  # the agents were drawn
 
 
+@pytest.mark.gl
+@pytest.mark.app
 def test_every_frame_starts_through_the_seam(gl_view, monkeypatch):
     starts: list[int] = []
     monkeypatch.setattr(type(gl_view.canvas), "frame_start", lambda canvas: starts.append(1))

@@ -6,6 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
+from extras_support import missing_extra
+
+pytest.importorskip("vispy", reason=missing_extra("render"))
 
 from wander3d.render.trail_plan import (
     CHUNK,

@@ -10,9 +10,10 @@
     wander3d bench                    engine speed against a tutorial-style loop, frame costs
 
 Each command lives in its own module of `wander3d.commands`. Qt and vispy are imported only by
-the commands that draw (and Dask only by `sweep` and `tune`), so `check` and `run` work on
-machines with no display and no GUI libraries. Bad input never gives a traceback: it is one
-`wander3d: error: ...` line and exit status 2.
+the commands that draw (and Dask only by `sweep` and `tune`), so the headless commands work on
+machines with no display, in a core install without them (`pip install wander3d`); the app
+and `render` say which extra to install when theirs is missing. Bad input never gives a
+traceback: it is one `wander3d: error: ...` line and exit status 2.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from pathlib import Path
 from wander3d.arguments import positive_int
 from wander3d.files import output_file
 
-from .common import EXIT_OK
+from .common import EXIT_OK, require_extra
 
 NAME = "bench"
 HELP = "measure engine speed and frame costs"
@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Measure the engine's agent-steps per second (sphere wander, containment and 128-point "
         "trails) for 1k to 1M agents, against a tutorial-style Python loop run in the same "
-        "process, bytes per agent, and per-frame drawing costs offscreen (EGL)."
+        "process, bytes per agent, and per-frame drawing costs offscreen (EGL; needs the render "
+        "extra)."
     )
     parser.add_argument("--quick", action="store_true", help="a few seconds' smoke run")
     parser.add_argument(
@@ -33,6 +34,8 @@ def main(args: argparse.Namespace) -> int:
     """Engine throughput against a tutorial-style loop, and frame costs; see wander3d.bench."""
     from wander3d.bench.run import format_report, run_benchmark
 
+    if not args.no_frames:
+        require_extra("render", ("vispy",), "the frame benchmark (skip it: --no-frames)")
     if args.json is None:
         results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
         print(format_report(results), flush=True)

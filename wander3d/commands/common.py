@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from wander3d.scene import Scene, SceneError, bundled_scene, bundled_scenes, load_scene
@@ -24,6 +26,21 @@ class CliError(Exception):
 def error_line(message: str) -> None:
     """Print `wander3d: error: MESSAGE` on stderr."""
     print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+
+
+def require_extra(extra: str, modules: Sequence[str], what: str) -> None:
+    """CliError naming `pip install "wander3d[EXTRA]"` if a module of `modules` (top-level
+    import names) is not installed; `what` needs them, e.g. "the desktop app".
+
+    Checked before importing anything of them, so a core install gets one line, no traceback.
+    """
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        names = " and ".join(missing)
+        are = "is" if len(missing) == 1 else "are"
+        raise CliError(
+            f'{what} needs {names}, which {are} not installed: pip install "{PROG}[{extra}]"'
+        )
 
 
 def resolve_scene(arg: str) -> Path:

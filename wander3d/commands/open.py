@@ -1,4 +1,5 @@
-"""`wander3d [open] [SCENE]`: the desktop app. Qt and vispy are imported only here."""
+"""`wander3d [open] [SCENE]`: the desktop app. Qt and vispy are imported only here, and need
+the app extra (`pip install "wander3d[app]"`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import argparse
 import os
 import sys
 
-from .common import EXIT_APP_UNAVAILABLE, PROG, resolve_scene
+from .common import EXIT_APP_UNAVAILABLE, PROG, require_extra, resolve_scene
 
 NAME = "open"
 HELP = "open the desktop app (the default when the first argument is a scene)"
+
+#: What the app extra brings that the app imports (top-level names).
+APP_MODULES = ("PyQt6", "vispy")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +33,7 @@ def _no_display() -> bool:
 
 def main(args: argparse.Namespace) -> int:
     path = resolve_scene(args.scene) if args.scene is not None else None
+    require_extra("app", APP_MODULES, "the desktop app")
     if _no_display():
         print(
             f"{PROG}: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
@@ -40,14 +45,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         from wander3d.app import run_app
     except ImportError as e:
-        if e.name == "wander3d.app":
-            print(
-                f"{PROG}: the desktop app is not built yet; use '{PROG} check' or "
-                f"'{PROG} run' (see '{PROG} --help')",
-                file=sys.stderr,
-            )
-        else:
-            # Qt or OpenGL missing: say what, not a traceback.
-            print(f"{PROG}: cannot start the desktop app: {e}", file=sys.stderr)
+        # Installed but broken (e.g. a system library Qt or OpenGL needs is missing): say
+        # what, not a traceback.
+        print(f"{PROG}: cannot start the desktop app: {e}", file=sys.stderr)
         return EXIT_APP_UNAVAILABLE
     return int(run_app(path))

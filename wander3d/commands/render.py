@@ -1,7 +1,8 @@
 """`wander3d render SCENE --out F`: draw offscreen to a PNG, MP4 or GIF (no display needed).
 
 EGL first (Mesa's surfaceless platform: no display at all); if EGL cannot start, the same
-command runs again in a child process on a private virtual X display (Xvfb).
+command runs again in a child process on a private virtual X display (Xvfb), with Qt's OpenGL.
+Needs the render extra (vispy, imageio), and the app extra (PyQt6) for the virtual display.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from wander3d.arguments import finite_float, positive_float
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import output_file
 
-from .common import EXIT_OK, PROG, CliError, load_scene_arg
+from .common import EXIT_OK, PROG, CliError, load_scene_arg, require_extra
 from .progress import Progress
 
 NAME = "render"
@@ -23,6 +24,8 @@ HELP = "draw a scene offscreen to a PNG, MP4 or GIF"
 
 #: Set in the child process that renders on a virtual display, naming its vispy backend.
 GL_BACKEND_VARIABLE = "WANDER3D_GL_BACKEND"
+#: What the render extra brings that drawing imports (top-level names).
+RENDER_MODULES = ("vispy", "imageio")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -63,6 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Render offscreen: EGL first (no display needed), else a virtual X display."""
+    require_extra("render", RENDER_MODULES, "rendering")
     from wander3d.render.record import (
         GLUnavailable,
         RecordError,
@@ -114,6 +118,10 @@ def _render_on_virtual_display(argv: list[str], egl_problem: str) -> int:
             f"cannot render offscreen: EGL failed ({egl_problem}) and there is no virtual "
             "display to fall back on (Debian/Ubuntu: apt-get install xvfb)"
         )
+    require_extra(
+        "app", ("PyQt6",), f"cannot render offscreen: EGL failed ({egl_problem}), and drawing on "
+        "a virtual display instead"
+    )  # fmt: skip
     print(f"{PROG}: EGL unavailable ({egl_problem}); using a virtual display", file=sys.stderr)
     read_end, write_end = os.pipe()
     server = subprocess.Popen(

@@ -137,10 +137,12 @@ def main(args: argparse.Namespace) -> int:
                     )
                     progress = CellProgress(sys.stderr, to_run)
 
+                def finished(done: int) -> None:
+                    if progress is not None:  # made by `started`, before any cell runs
+                        progress.update(done)
+
                 try:
-                    result = run_sweep(
-                        sweep, out, client, lambda done: progress.update(done), started
-                    )
+                    result = run_sweep(sweep, out, client, finished, started)
                 finally:
                     if progress is not None:
                         progress.finish()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+from typing import Any
 
 import numpy as np
 
@@ -339,7 +340,7 @@ class Simulation:
                     raise ValueError(f"{key} cannot change in a running simulation")
         self._initial_groups = tuple(groups)
 
-    def update_wander(self, index: int, **changes: object) -> None:
+    def update_wander(self, index: int, **changes: Any) -> None:
         """Shorthand: `update_group` with some WanderParams fields of group `index` replaced."""
         group = self.groups[index]
         self.update_group(
@@ -480,7 +481,7 @@ class Simulation:
             arrays={name: a.copy() for name, a in self._state_arrays().items()},
             step_count=self.step_count,
             groups=self.groups,
-            rng=copy.deepcopy(self._rng.bit_generator.state),
+            rng=copy.deepcopy(dict(self._rng.bit_generator.state)),
         )
 
     def restore(self, snapshot: Snapshot) -> None:

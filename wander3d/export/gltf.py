@@ -137,7 +137,7 @@ class GlbWriter:
             views.append(
                 gl.BufferView(buffer=0, byteOffset=size, byteLength=data.nbytes, target=target)
             )
-            parts.append(memoryview(np.ascontiguousarray(data)).cast("B"))
+            parts.append(np.ascontiguousarray(data).data.cast("B"))
             size += data.nbytes
             return len(views) - 1
 

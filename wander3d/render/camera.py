@@ -77,7 +77,7 @@ def fit_distance(
 
 def home_from_scene(camera, low: np.ndarray, high: np.ndarray, aspect: float) -> CameraHome:
     """A CameraHome from a scene's CameraParams (mode, azimuth, elevation, distance, fov)."""
-    center = tuple(float(c) for c in (np.asarray(low) + np.asarray(high)) / 2)
+    x, y, z = (float(c) for c in (np.asarray(low) + np.asarray(high)) / 2)
     distance = camera.distance
     if distance is None:
         distance = fit_distance(low, high, camera.fov, aspect, camera.azimuth, camera.elevation)
@@ -87,7 +87,7 @@ def home_from_scene(camera, low: np.ndarray, high: np.ndarray, aspect: float) ->
         elevation=float(camera.elevation),
         distance=float(distance),
         fov=float(camera.fov),
-        center=center,
+        center=(x, y, z),
     )
 
 
@@ -247,7 +247,8 @@ class CameraRig:
     @property
     def center(self) -> tuple[float, float, float]:
         """The point the camera orbits (turntable, arcball) or sits at (fly)."""
-        return tuple(float(c) for c in self.camera.center)
+        x, y, z = self.camera.center
+        return float(x), float(y), float(z)
 
     def set_angles(self, azimuth: float, elevation: float) -> None:
         """Orbit to `azimuth`, `elevation` (degrees) around the centre, in turntable mode."""

@@ -108,7 +108,7 @@ _TARGET_FUNCS = {
 }
 
 
-def _load(needed: dict[str, tuple]) -> dict[str, object]:
+def _load(needed: dict[str, tuple]) -> dict[str, Callable[..., None]]:
     """GL entry points by name, resolved now: call only while a GL context is current."""
     return {name: vispy_private.resolve_gl_function(name, args) for name, args in needed.items()}
 

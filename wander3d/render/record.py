@@ -122,26 +122,27 @@ class _video_writer:
     """Context manager yielding append(frame (h, w, 3) uint8) for an MP4 or GIF file."""
 
     def __init__(self, out: Path, suffix: str, fps: float) -> None:
-        self._append: Callable[[np.ndarray], None]
+        self._append: Callable[[np.ndarray], object]  # what it returns is not used
+        self._close: Callable[[], None]
         if suffix == ".mp4":
             import imageio.v2 as imageio
 
-            writer = imageio.get_writer(
+            video = imageio.get_writer(
                 out, format="FFMPEG", fps=fps, codec="libx264", quality=8,
                 pixelformat="yuv420p", macro_block_size=1,
             )  # fmt: skip
-            self._append = writer.append_data
+            self._append, self._close = video.append_data, video.close
         else:
             import imageio.v3 as iio
 
             # Pillow keeps GIF frames until closing; GIF durations are in milliseconds.
-            writer = iio.imopen(out, "w", plugin="pillow", extension=".gif")
+            gif = iio.imopen(out, "w", plugin="pillow", extension=".gif")
             duration = round(1000.0 / fps)
-            self._append = lambda frame: writer.write(frame, duration=duration, loop=0)
-        self._writer = writer
+            self._append = lambda frame: gif.write(frame, duration=duration, loop=0)
+            self._close = gif.close
 
-    def __enter__(self) -> Callable[[np.ndarray], None]:
+    def __enter__(self) -> Callable[[np.ndarray], object]:
         return self._append
 
     def __exit__(self, *exc: object) -> None:
-        self._writer.close()
+        self._close()

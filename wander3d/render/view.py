@@ -43,6 +43,12 @@ def _trail_bends(sim: Simulation) -> list[float]:
     ]
 
 
+def _extent(sim: Simulation) -> float:
+    """The box's largest side (units): the camera's pan and fly speeds scale with it."""
+    low, high = sim.bounds
+    return float(np.max(high - low))
+
+
 def _composes_itself(app) -> bool:
     """Whether canvases of vispy Application `app` are presented by the toolkit after each
     draw (Qt: a QOpenGLWidget is composed into its window, a QOpenGLWindow swaps by itself),
@@ -121,8 +127,9 @@ class SimulationView:
         self._debug_visible = True
         self._debug_all = False
         self._stride = 1
-        self.rig: CameraRig | None = None
-        self.set_simulation(scene, sim)
+        self.scene, self.sim = scene, sim  # the rig's home view is the scene's [camera]
+        self.rig = CameraRig(self.viewbox, self._home(), scale=_extent(sim))
+        self.set_simulation(scene, sim, keep_camera=True)
 
     # ------------------------------------------------------------------ content
     def set_simulation(self, scene: Scene, sim: Simulation, keep_camera: bool = False) -> None:
@@ -138,7 +145,6 @@ class SimulationView:
         root = self.viewbox.scene
         low, high = sim.bounds
         colors = [rgb(g.color) for g in sim.groups]
-        extent = float(np.max(high - low))
         self.enclosure = EnclosureLayer(root, low, high)
         self._box_corners = np.array(
             [[(low, high)[(i >> axis) & 1][axis] for axis in range(3)] for i in range(8)]
@@ -159,18 +165,14 @@ class SimulationView:
         self.trails.set_visible(self._trails_visible)
         self.trails.set_single_sample(self._single_sample_trails)
         self.enclosure.set_visible(self._enclosure_visible)
-        if self.rig is not None:
-            self.rig.end_chase()
+        self.rig.end_chase()
         self.selected: int | None = None
         self.following: int | None = None
         self._apply_stride()
         self._agent_length = agent_size(low, high)
-        if self.rig is None:
-            self.rig = CameraRig(self.viewbox, self._home(), scale=extent)
-        else:
-            self.rig.scale = extent
-            if not keep_camera:
-                self.reset_camera()
+        self.rig.scale = _extent(sim)
+        if not keep_camera:
+            self.reset_camera()
         self.update()
 
     def _home(self) -> CameraHome:

@@ -21,7 +21,7 @@ import math
 import os
 import shutil
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +182,12 @@ def _csv_bool(text: str) -> bool:
 
 
 #: Reading back what _csv_value wrote, by GroupStats field type.
-_CSV_READERS = {"str": str, "int": int, "float": float, "bool": _csv_bool}
+_CSV_READERS: dict[str, Callable[[str], Any]] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": _csv_bool,
+}
 
 
 def build_table(sweep: Sweep, results: dict[str, list[dict[str, Any]]]) -> pa.Table:
