@@ -218,7 +218,7 @@ def test_the_status_bar_says_the_speed_reached_when_the_machine_cannot_keep_up(w
     clock.frames(90, 1 / 60, session)
     loop._show_status()
     assert "x1.2 of real time (asked x2)" in window.status_label.text()
-    assert window.actions.speed_label.text() == "x2"
+    assert window.commands.speed_label.text() == "x2"
 
 
 def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtbot, small_scene):

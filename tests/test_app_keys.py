@@ -68,14 +68,14 @@ def test_the_fly_camera_keeps_its_keys(active, qtbot):
 def test_t_with_nothing_selected_says_so(active, qtbot):
     qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_T)
     assert "click an agent" in active.statusBar().currentMessage()
-    assert active.view.following is None and not active.actions.follow.isChecked()
+    assert active.view.following is None and not active.commands.follow.isChecked()
 
 
 def test_fly_and_follow_is_a_chase_view_and_esc_gives_the_fly_camera_back(active, qtbot):
     active.set_camera_mode("fly")
     before = np.array(active.view.rig.camera.transform.matrix)
     active.select_agent(5)
-    active.actions.follow.trigger()
+    active.commands.follow.trigger()
     active.session.simulation.step(10)
     active.view.update()
     eye = np.array([0.0, 0.0, 0.0, 1.0]) @ np.asarray(active.view.rig.camera.transform.matrix)
@@ -85,7 +85,7 @@ def test_fly_and_follow_is_a_chase_view_and_esc_gives_the_fly_camera_back(active
     )
     qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_Escape)
     assert active.view.following is None and active.view.selected == 5
-    assert active.view.camera_mode == "fly" and active.actions.camera_combo.currentText() == "Fly"
+    assert active.view.camera_mode == "fly" and active.commands.camera_combo.currentText() == "Fly"
     np.testing.assert_allclose(active.view.rig.camera.transform.matrix, before, atol=1e-9)
 
 
@@ -94,7 +94,7 @@ def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
     dialog = active.help_dialog
     assert dialog is not None and dialog.isVisible()
     text = dialog.browser.toPlainText()
-    for _menu, actions in active.actions.menu_actions():
+    for _menu, actions in active.commands.menu_actions():
         for action in actions:
             assert key_text(action) in text
     for shortcut in ("Space", "Right", "F12", "Esc", "F1", "Home"):

@@ -91,7 +91,7 @@ def test_edits_mark_the_title_and_reset_or_save_clears_it(window, tmp_path, qtbo
     assert not window.isWindowModified() and "[*]" in window.windowTitle()
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
     qtbot.waitUntil(window.isWindowModified, timeout=5000)  # when the edit has landed
-    window.actions.reset.trigger()  # the reset lands when the engine thread has done it
+    window.commands.reset.trigger()  # the reset lands when the engine thread has done it
     qtbot.waitUntil(lambda: not window.isWindowModified(), timeout=5000)
     assert window.session.groups[0].wander.jitter != 9.5
     window.panel.trails_box.setChecked(False)

@@ -68,7 +68,7 @@ def test_keyboard_shortcuts_drive_the_simulation(window, qtbot):
     assert window.session.speed == 0.5
     qtbot.keyClick(canvas, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: window.session.step == 0, timeout=3000)
-    for action in (window.actions.play, window.actions.step, window.actions.screenshot):
+    for action in (window.commands.play, window.commands.step, window.commands.screenshot):
         assert "(" in action.toolTip() and ")" in action.toolTip()
 
 
@@ -159,11 +159,11 @@ def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot)
     # The overlay shows at once: no box to tick first (the README promises it).
     assert window.panel.debug_box.isChecked() and window.view.debug.lines.visible
     assert np.abs(window.view.render().astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
-    window.actions.follow.trigger()
+    window.commands.follow.trigger()
     assert window.view.following == agent
-    window.actions.back.trigger()  # Esc: first stops following...
+    window.commands.back.trigger()  # Esc: first stops following...
     assert window.view.selected == agent and window.view.following is None
-    window.actions.back.trigger()  # ...then clears the selection
+    window.commands.back.trigger()  # ...then clears the selection
     assert window.view.selected is None
     assert not window.view.debug.lines.visible
 
@@ -196,7 +196,7 @@ def test_save_as_honours_the_umask_and_is_atomic(window, tmp_path, monkeypatch, 
 def test_screenshots_are_written(window, tmp_path, qtbot):
     window.session.simulation.step(10)
     window.view.update()
-    window.actions.screenshot.trigger()
+    window.commands.screenshot.trigger()
     shots = list((tmp_path / "shots").glob("wander3d-small-*.png"))
     assert len(shots) == 1 and shots[0].read_bytes()[:4] == b"\x89PNG"
     from vispy.io import read_png
@@ -216,7 +216,7 @@ def test_group_and_display_toggles(window):
     window.panel.enclosure_box.setChecked(False)
     assert not window.view.enclosure_visible
     window.set_camera_mode("fly")
-    assert window.view.camera_mode == "fly" and window.actions.camera_combo.currentText() == "Fly"
+    assert window.view.camera_mode == "fly" and window.commands.camera_combo.currentText() == "Fly"
     window.reset_camera()
     assert window.view.camera_mode == "turntable"
 
@@ -259,7 +259,7 @@ def test_settings_persist_recent_files_and_geometry(make_window, small_scene, se
     assert Path(settings.value("last_dir")) == tmp_path.resolve()
     again = make_window(small_scene)
     assert again.files.recent.paths()[0] == other.resolve()
-    assert again.actions.recent_menu.actions()[0].toolTip() == str(other.resolve())
+    assert again.commands.recent_menu.actions()[0].toolTip() == str(other.resolve())
 
 
 def test_uncaught_errors_become_a_dialog_and_pause(window, monkeypatch):

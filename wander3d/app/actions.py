@@ -11,8 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PyQt6.QtCore import QEvent, QObject, Qt
-from PyQt6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
-from PyQt6.QtWidgets import QComboBox, QLabel, QMainWindow, QMenu, QStyle, QToolBar
+from PyQt6.QtGui import QAction, QActionGroup, QIcon, QKeyEvent, QKeySequence
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMenuBar,
+    QStyle,
+    QToolBar,
+    QWidget,
+)
 
 from wander3d.render import CAMERA_MODES
 
@@ -45,10 +54,10 @@ class FlyKeys(QObject):
         super().__init__(parent)
         self.in_fly_mode = in_fly_mode
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+    def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
         if (
-            event.type() == QEvent.Type.ShortcutOverride
-            and isinstance(event, QKeyEvent)
+            isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.ShortcutOverride
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
             and Qt.Key(event.key()) in FLY_KEYS
             and self.in_fly_mode()
@@ -61,6 +70,19 @@ class FlyKeys(QObject):
 def key_text(action: QAction) -> str:
     """The action's shortcuts as the user sees them, e.g. "., Right"."""
     return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
+
+
+def standard_icon(widget: QWidget, icon: QStyle.StandardPixmap) -> QIcon:
+    """One of the style's standard icons (play, pause, open...)."""
+    style = widget.style()
+    assert style is not None  # a widget always has a style (the application's)
+    return style.standardIcon(icon)
+
+
+def add_menu(parent: QMenuBar | QMenu, title: str) -> QMenu:
+    menu = parent.addMenu(title)
+    assert menu is not None  # addMenu(str) always makes one
+    return menu
 
 
 def make_action(
@@ -77,7 +99,7 @@ def make_action(
     """
     action = QAction(text, window)
     if icon is not None:
-        action.setIcon(window.style().standardIcon(icon))
+        action.setIcon(standard_icon(window, icon))
     if shortcuts:
         action.setShortcuts([QKeySequence(s) for s in shortcuts])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -148,16 +170,17 @@ class Actions:
     def build_menus(self, panel_toggle: QAction) -> None:
         """The menu bar; `panel_toggle` shows or hides the side panel."""
         bar = self.window.menuBar()
-        file_menu = bar.addMenu("&File")
+        assert bar is not None  # a main window makes its menu bar on first use
+        file_menu = add_menu(bar, "&File")
         file_menu.addAction(self.open)
         file_menu.addMenu(self.recent_menu)
         for act in (self.reload, self.auto_reload, self.save_as, None, self.screenshot, None,
                     self.quit):  # fmt: skip
             file_menu.addSeparator() if act is None else file_menu.addAction(act)
-        sim_menu = bar.addMenu("&Simulation")
+        sim_menu = add_menu(bar, "&Simulation")
         for act in (self.play, self.step, self.reset, self.slower, self.faster):
             sim_menu.addAction(act)
-        view_menu = bar.addMenu("&View")
+        view_menu = add_menu(bar, "&View")
         for act in (self.home, self.follow, self.back):
             view_menu.addAction(act)
         view_menu.addSeparator()
@@ -165,7 +188,7 @@ class Actions:
             view_menu.addAction(act)
         view_menu.addSeparator()
         view_menu.addAction(panel_toggle)
-        help_menu = bar.addMenu("&Help")
+        help_menu = add_menu(bar, "&Help")
         help_menu.addAction(self.help)
 
     def build_toolbar(self) -> QToolBar:
@@ -192,7 +215,9 @@ class Actions:
     def menu_actions(self) -> list[tuple[str, list[QAction]]]:
         """(menu title, its actions with shortcuts) in menu order: what the help lists."""
         found = []
-        for menu_action in self.window.menuBar().actions():
+        bar = self.window.menuBar()
+        assert bar is not None
+        for menu_action in bar.actions():
             menu = menu_action.menu()
             actions = [a for a in menu.actions() if a.shortcuts()] if menu else []
             if actions:

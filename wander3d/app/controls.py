@@ -82,13 +82,17 @@ def param_value(group: GroupParams, key: str) -> float:
     return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
-def keeps_key(event: QEvent) -> bool:
-    """Whether `event` is a shortcut check for a key a focused panel widget uses itself."""
-    return (
-        event.type() == QEvent.Type.ShortcutOverride
-        and isinstance(event, QKeyEvent)
+def keeps_key(event: QEvent | None) -> bool:
+    """Whether `event` is a shortcut check for a key a focused panel widget uses itself; if
+    so it is accepted, which delivers the key to the widget instead of the window."""
+    if (
+        isinstance(event, QKeyEvent)
+        and event.type() == QEvent.Type.ShortcutOverride
         and Qt.Key(event.key()) in NAVIGATION_KEYS
-    )
+    ):
+        event.accept()
+        return True
+    return False
 
 
 class PanelSlider(QSlider):
@@ -98,17 +102,14 @@ class PanelSlider(QSlider):
         super().__init__(Qt.Orientation.Horizontal)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-    def wheelEvent(self, event: QWheelEvent) -> None:
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
         if self.hasFocus():
             super().wheelEvent(event)
-        else:
+        elif event is not None:
             event.ignore()  # the scroll area behind scrolls
 
-    def event(self, event: QEvent) -> bool:
-        if keeps_key(event):
-            event.accept()
-            return True
-        return super().event(event)
+    def event(self, event: QEvent | None) -> bool:
+        return keeps_key(event) or super().event(event)
 
 
 class PanelSpinBox(QDoubleSpinBox):
@@ -120,17 +121,14 @@ class PanelSpinBox(QDoubleSpinBox):
         self.setKeyboardTracking(False)
         self.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
 
-    def wheelEvent(self, event: QWheelEvent) -> None:
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
         if self.hasFocus():
             super().wheelEvent(event)
-        else:
+        elif event is not None:
             event.ignore()
 
-    def event(self, event: QEvent) -> bool:
-        if keeps_key(event):
-            event.accept()
-            return True
-        return super().event(event)
+    def event(self, event: QEvent | None) -> bool:
+        return keeps_key(event) or super().event(event)
 
     def textFromValue(self, value: float) -> str:
         """Exact, without trailing zeros beyond one decimal: 0.2, 40.0, 0.015."""
@@ -146,11 +144,8 @@ class PanelSpinBox(QDoubleSpinBox):
 class PanelCheckBox(QCheckBox):
     """A check box that keeps Space (it toggles it) when focused."""
 
-    def event(self, event: QEvent) -> bool:
-        if keeps_key(event):
-            event.accept()
-            return True
-        return super().event(event)
+    def event(self, event: QEvent | None) -> bool:
+        return keeps_key(event) or super().event(event)
 
 
 class ParamControl(QWidget):

@@ -78,8 +78,9 @@ class FrameLoop(QObject):
         self.clock = FrameClock(session.dt)
         self.clock.show_step(session.step)
 
+        # Emitted on the engine thread: Qt queues it to this object's (the GUI) thread.
         session.notify = self._job_done.emit
-        self._job_done.connect(self._request_frame, Qt.ConnectionType.QueuedConnection)
+        self._job_done.connect(self._request_frame)
         events = session.events
         events.state_changed.connect(self._collected)
         events.simulation_changed.connect(self._new_simulation)

@@ -39,7 +39,7 @@ def _rows(rows: list[tuple[str, str]]) -> str:
 
 
 def help_html(menus: list[tuple[str, list]]) -> str:
-    """The help text: `menus` is MainWindow.menu_actions() (menu title, actions)."""
+    """The help text: `menus` is Actions.menu_actions() (menu title, actions)."""
     parts = ["<h3>Keys</h3>"]
     for title, actions in menus:
         rows = [

@@ -77,7 +77,8 @@ def qt_application() -> QApplication:
 
     vispy.use(app="pyqt6")
     prefer_prompt_updates()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    running = QApplication.instance()
+    app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     apply_dark_theme(app)
     return app
 

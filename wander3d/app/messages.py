@@ -18,6 +18,9 @@ class Messages:
 
     def __init__(self, window: QMainWindow) -> None:
         self.window = window
+        bar = window.statusBar()  # made on first use, so never None
+        assert bar is not None
+        self.bar = bar
         self.scene_warning = ""
 
     def set_scene_warnings(self, warnings: list[str]) -> None:
@@ -26,7 +29,7 @@ class Messages:
 
     def note(self, text: str, ms: int = NOTE_MS) -> None:
         """A status-bar note (nothing else)."""
-        self.window.statusBar().showMessage(text, ms)
+        self.bar.showMessage(text, ms)
 
     def announce(self, text: str = "") -> None:
         """A status-bar note followed by the scene's warnings, if it has any."""
@@ -37,7 +40,7 @@ class Messages:
             self.note(text)
 
     def clear(self) -> None:
-        self.window.statusBar().clearMessage()
+        self.bar.clearMessage()
 
     def problem(self, title: str, text: str, dialog: bool = True) -> None:
         """A problem the user must see: a dialog, or a long status-bar note where a dialog

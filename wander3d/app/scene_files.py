@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from PyQt6.QtCore import QMimeData, QObject, QSettings
+from PyQt6.QtGui import QAction
 from PyQt6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
 from wander3d.files import OutputError, output_file
@@ -48,23 +49,23 @@ class SceneFiles(QObject):
         session: Session,
         window: QMainWindow,
         settings: QSettings,
-        actions: Actions,
+        commands: Actions,
         messages: Messages,
     ) -> None:
         super().__init__(window)
         self.session = session
         self.window = window
         self.settings = settings
-        self.actions = actions
+        self.commands = commands
         self.messages = messages
         self.recent = RecentFiles(settings)
         self.watcher = SceneWatcher(self)
         self.watcher.changed.connect(self._auto_reload)
-        actions.open.triggered.connect(self.open_dialog)
-        actions.reload.triggered.connect(lambda: self.reload_scene(dialog=True))
-        actions.save_as.triggered.connect(self.save_dialog)
-        actions.auto_reload.setChecked(settings.value("auto_reload", True, type=bool))
-        actions.auto_reload.toggled.connect(self._toggle_auto_reload)
+        commands.open.triggered.connect(self.open_dialog)
+        commands.reload.triggered.connect(lambda: self.reload_scene(dialog=True))
+        commands.save_as.triggered.connect(self.save_dialog)
+        commands.auto_reload.setChecked(settings.value("auto_reload", True, type=bool))
+        commands.auto_reload.toggled.connect(self._toggle_auto_reload)
         session.events.scene_changed.connect(self._show_file)
         for signal in (session.events.groups_changed, session.events.display_changed):
             signal.connect(self.show_modified)
@@ -101,13 +102,13 @@ class SceneFiles(QObject):
         where = f" — {source.name}" if source else ""
         # Qt shows "*" in place of "[*]" while the window is marked modified.
         self.window.setWindowTitle(f"{scene.name}{where}[*] — wander3d")
-        self.actions.reload.setEnabled(source is not None)
+        self.commands.reload.setEnabled(source is not None)
         self.show_modified()
         self._watch()
 
     def _watch(self) -> None:
         source = self.session.scene.source
-        on = self.actions.auto_reload.isChecked() and source is not None
+        on = self.commands.auto_reload.isChecked() and source is not None
         self.watcher.watch(source if on else None)
 
     def _toggle_auto_reload(self, on: bool) -> None:
@@ -233,11 +234,12 @@ class SceneFiles(QObject):
         return str(self.settings.value("last_dir", str(Path.home())))
 
     def _rebuild_recent_menu(self) -> None:
-        menu = self.actions.recent_menu
+        menu = self.commands.recent_menu
         menu.clear()
         paths = self.recent.paths()
         for i, path in enumerate(paths, start=1):
-            act = menu.addAction(f"&{i % 10} {path.name}")
+            act = QAction(f"&{i % 10} {path.name}", menu)
+            menu.addAction(act)
             act.setToolTip(str(path))
             act.setStatusTip(str(path))
             act.triggered.connect(lambda _=False, p=path: self.open_scene(p))

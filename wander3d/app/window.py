@@ -23,7 +23,7 @@ from wander3d.scene import Scene, SceneError
 from wander3d.scene.feel import scene_warnings
 from wander3d.session import Display, Session
 
-from .actions import Actions, FlyKeys
+from .actions import Actions, FlyKeys, standard_icon
 from .canvas_window import canvas_application, embed
 from .frame_loop import FrameLoop
 from .help import HelpDialog, help_html
@@ -69,15 +69,17 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
 
         self.messages = Messages(self)
-        self.actions = Actions(self)
-        self.actions.build_menus(self.dock.toggleViewAction())
-        self.actions.build_toolbar()
-        self.files = SceneFiles(session, self, settings, self.actions, self.messages)
+        self.commands = Actions(self)
+        panel_toggle = self.dock.toggleViewAction()
+        assert panel_toggle is not None  # a dock widget always has one
+        self.commands.build_menus(panel_toggle)
+        self.commands.build_toolbar()
+        self.files = SceneFiles(session, self, settings, self.commands, self.messages)
         self.frames = FrameLoop(session, self.view, self)
         self.timeline_bar = TimelineBar(self)
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
         self.status_label = QLabel()
-        self.statusBar().addPermanentWidget(self.status_label)
+        self.messages.bar.addPermanentWidget(self.status_label)
         self.help_dialog: HelpDialog | None = None
         self._press_pos: np.ndarray | None = None
         self._placed = False
@@ -103,7 +105,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ wiring
     def _wire_actions(self) -> None:
-        a, s = self.actions, self.session
+        a, s = self.commands, self.session
         a.screenshot.triggered.connect(lambda: self.save_screenshot())
         a.quit.triggered.connect(self.close)
         a.play.triggered.connect(s.toggle_running)
@@ -147,7 +149,7 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
 
-    def showEvent(self, event: QShowEvent) -> None:
+    def showEvent(self, event: QShowEvent | None) -> None:
         super().showEvent(event)
         if not self._placed:
             # Now the window manager's frame is known: make sure it fits too.
@@ -158,7 +160,7 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         """F1: keys (from the actions themselves), mouse gestures and overlay colours."""
         if self.help_dialog is None:
-            self.help_dialog = HelpDialog(help_html(self.actions.menu_actions()), self)
+            self.help_dialog = HelpDialog(help_html(self.commands.menu_actions()), self)
         self.help_dialog.show()
         self.help_dialog.raise_()
 
@@ -168,7 +170,7 @@ class MainWindow(QMainWindow):
         s = self.session
         self.panel.set_groups(s.groups)
         self._show_display(s.display)
-        self.actions.follow.setChecked(False)
+        self.commands.follow.setChecked(False)
         self._show_camera_mode()
         self.timeline_bar.dt = s.dt
         self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available)
@@ -194,13 +196,13 @@ class MainWindow(QMainWindow):
 
     def _show_running(self, running: bool) -> None:
         sp = QStyle.StandardPixmap
-        self.actions.play.setText("Pause" if running else "Play")
-        self.actions.play.setIcon(
-            self.style().standardIcon(sp.SP_MediaPause if running else sp.SP_MediaPlay)
+        self.commands.play.setText("Pause" if running else "Play")
+        self.commands.play.setIcon(
+            standard_icon(self, sp.SP_MediaPause if running else sp.SP_MediaPlay)
         )
 
     def _show_speed(self, speed: float) -> None:
-        self.actions.speed_label.setText(f"x{speed:g}")
+        self.commands.speed_label.setText(f"x{speed:g}")
 
     def _show_status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -225,7 +227,7 @@ class MainWindow(QMainWindow):
 
     def _show_selection(self, agent: int | None) -> None:
         if agent is None:
-            self.actions.follow.setChecked(False)
+            self.commands.follow.setChecked(False)
             self.messages.clear()
             return
         group = self.session.groups[int(self.session.group_index[agent])]
@@ -248,37 +250,37 @@ class MainWindow(QMainWindow):
     def toggle_follow(self) -> None:
         """T: chase the selected agent, or stop (the camera goes back to what it was)."""
         if self.view.following is None and self.view.selected is None:
-            self.actions.follow.setChecked(False)
+            self.commands.follow.setChecked(False)
             self.messages.note("Nothing to follow: click an agent first, then T", 6000)
             return
         following = self.view.following is None
         self.view.follow(self.view.selected if following else None)
-        self.actions.follow.setChecked(following)
+        self.commands.follow.setChecked(following)
         self._show_camera_mode()
 
     def back(self) -> None:
         """Esc: stop following (camera as before), else clear the selection."""
         if self.view.following is not None:
             self.view.follow(None)
-            self.actions.follow.setChecked(False)
+            self.commands.follow.setChecked(False)
             self._show_camera_mode()
         else:
             self.select_agent(None)
 
     def reset_camera(self) -> None:
         self.view.reset_camera()
-        self.actions.follow.setChecked(False)
+        self.commands.follow.setChecked(False)
         self._show_camera_mode()
 
     def set_camera_mode(self, mode: str) -> None:
         self.view.set_camera_mode(mode)
-        self.actions.follow.setChecked(False)
+        self.commands.follow.setChecked(False)
         self._show_camera_mode()
 
     def _show_camera_mode(self) -> None:
         i = CAMERA_MODES.index(self.view.camera_mode)
-        self.actions.camera_combo.setCurrentIndex(i)
-        self.actions.camera_modes.actions()[i].setChecked(True)
+        self.commands.camera_combo.setCurrentIndex(i)
+        self.commands.camera_modes.actions()[i].setChecked(True)
 
     # ------------------------------------------------------------------ output
     def screenshot_path(self) -> Path:
@@ -314,19 +316,23 @@ class MainWindow(QMainWindow):
         self.messages.problem(title, message)
 
     # ------------------------------------------------------------------ window events
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent | None) -> None:
+        if event is None:
+            return
         if dropped_scene(event.mimeData()) is not None:
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = dropped_scene(event.mimeData())
-        if path is not None:
+    def dropEvent(self, event: QDropEvent | None) -> None:
+        path = dropped_scene(event.mimeData()) if event is not None else None
+        if event is not None and path is not None:
             event.acceptProposedAction()
             self.files.open_scene(path)
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def closeEvent(self, event: QCloseEvent | None) -> None:
+        if event is None:
+            return
         if not self.files.confirm_discard("closing"):
             event.ignore()
             return
