@@ -305,12 +305,12 @@ def test_a_failed_write_keeps_the_previous_file(tmp_path):
 
     target = tmp_path / "keep.npz"
     target.write_bytes(b"old")
-    with pytest.raises(KeyboardInterrupt), output_file(target, "--out") as temporary:
+    with pytest.raises(KeyboardInterrupt), output_file(target) as temporary:
         temporary.write_bytes(b"half")
         raise KeyboardInterrupt
     assert target.read_bytes() == b"old"
     assert list(tmp_path.iterdir()) == [target]
-    with output_file(target, "--out") as temporary:
+    with output_file(target) as temporary:
         temporary.write_bytes(b"new")
     assert target.read_bytes() == b"new"
     assert list(tmp_path.iterdir()) == [target]
@@ -323,7 +323,7 @@ def test_output_files_honour_the_umask(tmp_path, umask):
     target = tmp_path / "out.npz"
     previous = os.umask(umask)
     try:
-        with output_file(target, "--out") as temporary:
+        with output_file(target) as temporary:
             temporary.write_bytes(b"data")
     finally:
         os.umask(previous)

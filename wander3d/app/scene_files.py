@@ -168,7 +168,7 @@ class SceneFiles:
         try:
             scene = self.current_scene()
             text = scene.to_toml()
-            with output_file(path, "save as") as temporary:
+            with output_file(path) as temporary:
                 temporary.write_text(text, encoding="utf-8")
         except (SceneError, OutputError, OSError) as e:
             self._report(f"Could not save {path}: {e}", title="Cannot save scene")

@@ -10,7 +10,7 @@
 atlas and `tune` searches parameters for target metrics.
 """
 
-from .execute import ClusterError, open_client
+from .execute import ClusterError, SchedulerError, open_client
 from .keys import KeyPath, KeyPathError, parse_key_path
 from .run import SweepRun, run_sweep
 from .spec import Axis, Cell, Sweep, SweepError, load_sweep, parse_sweep
@@ -21,6 +21,7 @@ __all__ = [
     "ClusterError",
     "KeyPath",
     "KeyPathError",
+    "SchedulerError",
     "Sweep",
     "SweepError",
     "SweepRun",

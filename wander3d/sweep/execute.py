@@ -26,6 +26,19 @@ class ClusterError(RuntimeError):
     """The cluster cannot be reached or cannot run wander3d; str() is one line."""
 
 
+class SchedulerError(ClusterError):
+    """The scheduler at an address cannot be used; str() is "ADDRESS: problem", and
+    `address` is the address as given."""
+
+    def __init__(self, address: str, problem: str) -> None:
+        self.address = address
+        self.problem = problem
+        super().__init__(f"{address}: {problem}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (type(self), (self.address, self.problem))
+
+
 def default_workers() -> int:
     """Worker processes for an embedded cluster: one per core this process may use."""
     try:
@@ -63,7 +76,8 @@ def open_client(
 
     scheduler: address of an existing cluster ("tcp://host:8786"); else a LocalCluster of
     `workers` processes (default: one per core), or threads with processes=False (tests).
-    Raises ClusterError if the scheduler cannot be reached or its workers lack wander3d.
+    Raises SchedulerError if the scheduler cannot be reached or has no workers, ClusterError
+    if the workers lack wander3d.
     """
     from dask.distributed import Client, LocalCluster
 
@@ -73,7 +87,7 @@ def open_client(
             try:
                 client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
             except (OSError, TimeoutError, ValueError) as e:
-                raise ClusterError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+                raise SchedulerError(scheduler, f"cannot connect: {e}") from None
         else:
             cluster = LocalCluster(
                 n_workers=workers or default_workers(),
@@ -91,7 +105,9 @@ def open_client(
         with contextlib.suppress(Exception):
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
         if not client.scheduler_info()["workers"]:
-            raise ClusterError(f"--scheduler {scheduler}: the cluster has no workers")
+            if scheduler is None:
+                raise ClusterError("the local cluster started no workers")
+            raise SchedulerError(scheduler, "the cluster has no workers")
         try:
             client.run(prepare_worker)
         except ImportError as e:
