@@ -13,6 +13,7 @@ from pathlib import Path
 
 from wander3d.arguments import finite_float, positive_float
 from wander3d.engine.warmup import compile_kernel, compiling_notice
+from wander3d.scene import check_fits
 
 from .common import EXIT_OK, PROG, CliError, load_scene_arg, output_option
 from .progress import Progress
@@ -73,6 +74,7 @@ def main(args: argparse.Namespace) -> int:
     )
 
     scene = load_scene_arg(args.scene)
+    check_fits(scene)
     out = Path(args.out)
     try:
         check_request(out, args.size, args.fps)

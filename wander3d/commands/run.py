@@ -28,7 +28,7 @@ from wander3d.export import (
     sidecar_path,
     writer_class,
 )
-from wander3d.scene import Scene, memory_budget
+from wander3d.scene import Scene, check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
 from .common import EXIT_OK, CliError, load_scene_arg, output_option
@@ -136,6 +136,7 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
 def main(args: argparse.Namespace) -> int:
     """Simulate headless, streaming sampled states to --out's writer if there is one."""
     scene, steps, every = _plan(args)
+    check_fits(scene)
     n = scene.agent_count
     samples = steps // every + 1  # the start, then every `every` steps
     if args.out is None:

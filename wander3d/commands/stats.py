@@ -26,7 +26,7 @@ from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.export import ExportError, Provenance
-from wander3d.scene import memory_budget
+from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
 from .common import CliError, load_scene_arg, output_option
@@ -121,6 +121,7 @@ def main(args: argparse.Namespace) -> int:
         raise CliError("--dt applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
+    check_fits(scene)
     plan = plan_samples(scene.dt, seconds, args.sample_rate)
     if plan.samples < 3:
         raise CliError(

@@ -10,17 +10,19 @@ from wander3d.scene.bundled import DEFAULT_SCENE, bundled_scene, bundled_scenes,
 from wander3d.scene.colors import parse_color, rgb
 from wander3d.scene.errors import SceneError
 from wander3d.scene.loader import load_scene
-from wander3d.scene.memory import estimate_bytes, memory_budget
+from wander3d.scene.memory import MemoryFitError, check_fits, estimate_bytes, memory_budget
 from wander3d.scene.model import CameraParams, Scene, ViewParams
 
 __all__ = [
     "DEFAULT_SCENE",
     "CameraParams",
+    "MemoryFitError",
     "Scene",
     "SceneError",
     "ViewParams",
     "bundled_scene",
     "bundled_scenes",
+    "check_fits",
     "estimate_bytes",
     "load_scene",
     "memory_budget",

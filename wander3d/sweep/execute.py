@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from wander3d.analysis import GroupStats, compute_stats, sample_spec
-from wander3d.scene import Scene
+from wander3d.scene import MemoryFitError, Scene, check_fits
 
 #: How long to wait for a remote scheduler before giving up (s).
 CONNECT_TIMEOUT_S = 20
@@ -55,6 +55,7 @@ def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats
     """
     import numba
 
+    check_fits(scene)  # on the worker: its memory, not the client's
     numba.set_num_threads(1)
     samples = sample_spec(scene, seconds, sample_rate)
     stats, _ = compute_stats(samples, scene.groups)
@@ -135,7 +136,8 @@ def run_tasks(
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
     (after the results that finished before it were handed over); ClusterError if the
-    workers running a task kept dying.
+    workers running a task kept dying, or if its scene does not fit in the memory of the
+    worker it ran on (each task checks, `check_fits`, where it runs).
     """
     from dask.distributed import KilledWorker, as_completed
 
@@ -152,6 +154,8 @@ def run_tasks(
                     f"workers died running task {futures[future]} (out of memory?); use fewer "
                     "agents or seconds per run, or fewer workers"
                 ) from None
+            except MemoryFitError as e:
+                raise ClusterError(f"task {futures[future]}, on its worker: {e.problem}") from None
             on_result(futures[future], stats)
     finally:
         client.cancel(list(futures))
