@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from vispy import gloo
-from vispy.gloo.context import get_current_canvas
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 from vispy.visuals.shaders import ModularProgram
@@ -32,6 +31,7 @@ from .trail_plan import (
     plan_draws,
     tier_tolerances,
 )
+from .vispy_private import draw_visual, index_prefix, set_gl_capability
 
 #: Opacity of the newest segment.
 TRAIL_ALPHA = 0.55
@@ -120,20 +120,6 @@ void main() {
     gl_FragColor = vec4(u_color, v_alpha);
 }
 """
-
-
-class _IndexPrefix(gloo.IndexBuffer):
-    """The first `size` indices of an IndexBuffer: vispy's Program.draw always draws a whole
-    buffer, and takes the count from the buffer's size."""
-
-    def __init__(self, base: gloo.IndexBuffer, size: int) -> None:  # no GL object of its own
-        self._prefix_of = base
-        self._prefix_size = size
-
-    id = property(lambda self: self._prefix_of.id)
-    glir = property(lambda self: self._prefix_of.glir)
-    dtype = property(lambda self: self._prefix_of.dtype)
-    size = property(lambda self: self._prefix_size)
 
 
 class TrailVisual(Visual):
@@ -255,36 +241,32 @@ class TrailVisual(Visual):
     def draw(self) -> None:
         """Issue the frame's draw calls (see trail_plan): a few prefixes of static buffers."""
         self.last_segments = 0
-        if not self.visible or self._prepare_draw(view=self) is False:
-            return
-        self._configure_gl_state()
+        draw_visual(self, self._draw_parts)
+
+    def _draw_parts(self, program: gloo.Program) -> None:
         if self.detail == "reference":
             self._draw_reference()
             return
-        glir = get_current_canvas().context.glir
-        if self.single_sample:
-            # Thin translucent lines gain little from multisampling but would pay for it in
-            # every sample they blend into; the agents and the box keep their smooth edges.
-            glir.command("FUNC", "glDisable", GL_MULTISAMPLE)
-        try:
-            self._draw_parts()
-        finally:
-            if self.single_sample:
-                glir.command("FUNC", "glEnable", GL_MULTISAMPLE)
-
-    def _draw_parts(self) -> None:
         drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
         levels = [0]
         if self.detail == "lod":
             ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
             levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
+        if self.single_sample:
+            # Thin translucent lines gain little from multisampling but would pay for it in
+            # every sample they blend into; the agents and the box keep their smooth edges.
+            set_gl_capability(GL_MULTISAMPLE, False)
         segments = 0
-        for d in plan_draws(self._head, drawn, self.capacity, levels):
-            self._draw_part(d)
-            segments += d.count
+        try:
+            for d in plan_draws(self._head, drawn, self.capacity, levels):
+                self._draw_part(program, d)
+                segments += d.count
+        finally:
+            if self.single_sample:
+                set_gl_capability(GL_MULTISAMPLE, True)
         self.last_segments = segments * self.drawn_agents
 
-    def _draw_part(self, d: Draw) -> None:
+    def _draw_part(self, program: gloo.Program, d: Draw) -> None:
         key = (d.span, d.kind) if d.kind == "partial" else (d.level, d.kind)
         if key not in self._buffers:
             if d.kind == "partial":
@@ -298,11 +280,10 @@ class TrailVisual(Visual):
             row = d.first_slot * self.n_agents
             self._rings_from[d.first_slot] = (self._positions[row:], self._keys[row:])
         stride = d.span if d.kind == "partial" else 1 << d.level
-        program = self._program
         program["a_position"], program["a_key"] = self._rings_from[d.first_slot]
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
         size = 2 * d.count * self.drawn_agents
-        program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], size))
+        program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
 
     def _draw_reference(self) -> None:
         key = (0, "reference")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import vispy.app
 from vispy import gloo
 from vispy.io import write_png
 
@@ -99,11 +100,21 @@ class SimulationView:
     ) -> None:
         ensure_instancing()
         config = {"samples": samples} if samples else None
+        # The Application as the canvas would choose it, to know before it exists whether it
+        # needs vispy's buffer swap after each draw.
+        if app is None:
+            app = vispy.app.use_app(call_reuse=False)
+        elif isinstance(app, str):
+            app = vispy.app.Application(app)
         self.canvas = _Canvas(
-            keys=None, size=size, show=show, app=app, parent=parent, config=config
+            keys=None,
+            size=size,
+            show=show,
+            app=app,
+            parent=parent,
+            config=config,
+            autoswap=not _composes_itself(app),
         )
-        if _composes_itself(self.canvas.app):
-            self.canvas.events.draw.disconnect((self.canvas, "swap_buffers"))
         # Errors in draw callbacks must reach the caller (and the app's excepthook), not be
         # printed and swallowed by vispy.
         self.canvas.events.ignore_callback_errors = False
