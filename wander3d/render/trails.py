@@ -13,7 +13,6 @@ import numpy as np
 from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
-from vispy.visuals.shaders import ModularProgram
 
 from wander3d.engine import TrailBuffer
 
@@ -22,7 +21,6 @@ from .trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
     Draw,
-    agent_rows,
     choose_level,
     drawn_samples,
     index_buffers,
@@ -41,10 +39,6 @@ TRAIL_FADE_POWER = 2.0
 TRAIL_WIDTH = 1.0
 #: glEnable/glDisable capability of desktop OpenGL (not in vispy's ES 2.0 subset).
 GL_MULTISAMPLE = 0x809D
-#: How trails are drawn: "lod" joins samples that share a pixel (the default), "full" draws
-#: every visible segment, "reference" every segment of the ring with the hidden ones discarded
-#: by the shader (the original drawing, kept to compare pictures and timings against).
-DETAILS = ("lod", "full", "reference")
 #: How far (physical pixels) joined segments may stray from the path, per tier of age.
 _TIER_TOLERANCES = tier_tolerances(TRAIL_FADE_POWER)
 
@@ -85,42 +79,6 @@ void main() {
 }
 """
 
-# The original drawing, kept as the "reference" detail to compare pictures and timings with:
-# every segment of the ring is drawn, and the shader hides the chord across the wrap, the
-# oldest segment and those at a reflection. A vertex is shared by the segments before and
-# after it, so a hidden vertex hides both: the interpolated flag is positive everywhere on a
-# segment that touches one, except exactly at its other end.
-_REFERENCE_VERT = f"""
-attribute vec3 a_position;
-attribute float a_key;
-uniform float u_head;
-uniform float u_shown;     // samples shown, newest first
-uniform float u_capacity;
-uniform float u_alpha;
-uniform float u_fade_power;
-varying float v_alpha;
-varying float v_hidden;
-
-void main() {{
-    float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
-    float broken = mod(a_key - (slot + 1.0) * {FLAG_SCALE}.0, 2.0);  // flag bit 0
-    float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);
-    v_hidden = (slot < 0.0 || age >= u_shown || broken > 0.5) ? 1.0 : 0.0;
-    v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
-    gl_Position = $transform(vec4(a_position, 1.0));
-}}
-"""
-
-_REFERENCE_FRAG = """
-uniform vec3 u_color;
-varying float v_alpha;
-varying float v_hidden;
-void main() {
-    if (v_hidden > 0.0 || v_alpha <= 0.004) discard;
-    gl_FragColor = vec4(u_color, v_alpha);
-}
-"""
-
 
 class TrailVisual(Visual):
     """One group's trails drawn straight from a GPU copy of the engine's ring buffer.
@@ -133,19 +91,19 @@ class TrailVisual(Visual):
     the engine stores them, without interleaving (the costliest part of a frame's upload at
     a million agents). Static index buffers per level of detail are built on first use.
 
-    Attributes: `detail` (one of DETAILS), `bend` (see trail_plan.choose_level), `corners`
-    ((8, 3) world points that bound the trails, for the level of detail), `last_segments`
-    (segments drawn by the last frame, all agents), `single_sample` (rasterise the lines
-    once per pixel in a multisampled framebuffer: desktop GL only). `set_agents` draws the
-    trails of a subset of the agents only; the ring keeps everyone's samples regardless.
+    Attributes: `bend` (see trail_plan.choose_level), `corners` ((8, 3) world points that
+    bound the trails, for the level of detail), `last_segments` (segments drawn by the last
+    frame, all agents), `single_sample` (rasterise the lines once per pixel in a multisampled
+    framebuffer: desktop GL only). `set_agents` draws the trails of a subset of the agents
+    only; the ring keeps everyone's samples regardless. `rings`, `head`, `filled`, `agents`
+    and `color` let another drawing of the same trails (the benchmark's) read the GPU rings.
     """
 
     def __init__(self, n_agents: int, capacity: int, color: tuple[float, float, float]) -> None:
-        # Before Visual.__init__, which sets up the transforms of the programs.
-        self._reference_program = ModularProgram(_REFERENCE_VERT, _REFERENCE_FRAG)
         Visual.__init__(self, vcode=_VERT, fcode=_FRAG)
         self.n_agents = n_agents
         self.capacity = capacity
+        self.color = tuple(color)
         rows = capacity * n_agents
         # Keys 0 mark every row unwritten; these full uploads happen at creation only.
         self._positions = gloo.VertexBuffer(np.zeros((rows, 3), np.float32))
@@ -157,14 +115,10 @@ class TrailVisual(Visual):
         self._all_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._subset_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._agents: np.ndarray | None = None  # rows drawn; None: all
-        self._reference_program["a_position"] = self._positions
-        self._reference_program["a_key"] = self._keys
-        for program in (self.shared_program, self._reference_program):
-            program["u_capacity"] = float(capacity)
-            program["u_color"] = tuple(color)
-            program["u_alpha"] = TRAIL_ALPHA
-            program["u_fade_power"] = TRAIL_FADE_POWER
-        self.detail = "lod"
+        self.shared_program["u_capacity"] = float(capacity)
+        self.shared_program["u_color"] = self.color
+        self.shared_program["u_alpha"] = TRAIL_ALPHA
+        self.shared_program["u_fade_power"] = TRAIL_FADE_POWER
         self.bend = 0.0
         self.corners: np.ndarray | None = None
         self.last_segments = 0
@@ -199,6 +153,26 @@ class TrailVisual(Visual):
         return self.n_agents if self._agents is None else len(self._agents)
 
     @property
+    def agents(self) -> np.ndarray | None:
+        """The rows within the group whose trails are drawn (see set_agents); None: all."""
+        return self._agents
+
+    @property
+    def rings(self) -> tuple[gloo.VertexBuffer, gloo.VertexBuffer]:
+        """The GPU rings: positions ((capacity * n_agents, 3) float32) and keys."""
+        return self._positions, self._keys
+
+    @property
+    def head(self) -> int:
+        """The ring slot the next sample goes into."""
+        return self._head
+
+    @property
+    def filled(self) -> int:
+        """Slots of the ring filled so far (at most capacity)."""
+        return self._size
+
+    @property
     def _buffers(self) -> dict[tuple[int, str], gloo.IndexBuffer]:
         return self._all_buffers if self._agents is None else self._subset_buffers
 
@@ -206,10 +180,7 @@ class TrailVisual(Visual):
         """Set the ring's next-write slot and number of filled slots."""
         self._head = head
         self._size = size
-        shown = size - 1 if size >= self.capacity else size
         self.shared_program["u_head"] = float(head)
-        self._reference_program["u_head"] = float(head)
-        self._reference_program["u_shown"] = float(shown)
 
     def write(self, first_slot: int, points: np.ndarray, flags: np.ndarray) -> int:
         """Write k consecutive slots starting at `first_slot` (no wrap inside the run).
@@ -231,7 +202,6 @@ class TrailVisual(Visual):
 
     def _prepare_transforms(self, view) -> None:
         view.view_program.vert["transform"] = view.get_transform()
-        self._reference_program.vert["transform"] = view.get_transform()
 
     def _prepare_draw(self, view) -> bool:
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
@@ -244,14 +214,9 @@ class TrailVisual(Visual):
         draw_visual(self, self._draw_parts)
 
     def _draw_parts(self, program: gloo.Program) -> None:
-        if self.detail == "reference":
-            self._draw_reference()
-            return
         drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
-        levels = [0]
-        if self.detail == "lod":
-            ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
-            levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
+        ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
+        levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
         if self.single_sample:
             # Thin translucent lines gain little from multisampling but would pay for it in
             # every sample they blend into; the agents and the box keep their smooth edges.
@@ -284,18 +249,6 @@ class TrailVisual(Visual):
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
-
-    def _draw_reference(self) -> None:
-        key = (0, "reference")
-        if key not in self._buffers:
-            # Agent by agent, slot after slot, the wrap included: the original index order.
-            slots = np.arange(self.capacity, dtype=np.uint32)
-            agents = agent_rows(self.n_agents, self._agents)
-            start = slots * self.n_agents + agents[:, None]
-            end = (slots + 1) % self.capacity * self.n_agents + agents[:, None]
-            self._buffers[key] = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
-        self._reference_program.draw(self._draw_mode, self._buffers[key])
-        self.last_segments = self.capacity * self.drawn_agents
 
     def _compute_bounds(self, axis, view):
         return None
@@ -357,8 +310,7 @@ class TrailsLayer:
     """Every group's trails: one Trail node per group that has a trail.
 
     `set_level_of_detail` tells the nodes how sharply each group can turn and where the
-    trails are, so each frame can join samples that share a pixel; `set_detail` switches
-    every node to one of DETAILS.
+    trails are, so each frame can join samples that share a pixel.
     """
 
     def __init__(self, parent, buffers, colors: list[tuple[float, float, float]]) -> None:
@@ -404,14 +356,6 @@ class TrailsLayer:
         TrailVisual.single_sample); only where the framebuffer has samples."""
         for trail in self.groups.values():
             trail.node.single_sample = single
-
-    def set_detail(self, detail: str) -> None:
-        """Draw every group's trails as `detail` (one of DETAILS); the picture stays the same."""
-        if detail not in DETAILS:
-            raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
-        for trail in self.groups.values():
-            trail.node.detail = detail
-            trail.node.update()
 
     @property
     def last_segments(self) -> int:

@@ -268,13 +268,6 @@ class SimulationView:
             drawn[sl if rows is None else sl.start + rows] = True
         return drawn
 
-    def set_detail(self, detail: str) -> None:
-        """How to draw: "lod" (the default), "full" (trails without level of detail) or
-        "reference" (everything as originally drawn, to compare pictures and timings)."""
-        self.trails.set_detail(detail)
-        self.agents.set_culling(detail != "reference")
-        self.canvas.update()
-
     def set_single_sample_trails(self, single: bool) -> None:
         """Rasterise trails once per pixel in a multisampled framebuffer (the default when
         the canvas has samples; for benchmarks drawing into their own framebuffer)."""
