@@ -1,5 +1,8 @@
 """Parameter sweeps and tuning on dask.distributed, headless (no Qt, no vispy).
 
+It imports numpy, pyarrow and the engine, scene, analysis and helper layers; dask,
+optuna and matplotlib (the atlas) only inside the functions that need them.
+
     from wander3d.sweep import load_sweep, open_client, run_sweep
     sweep = load_sweep("atlas.toml")            # every cell built and validated
     with open_client(workers=2) as client:      # or scheduler="tcp://host:8786"
