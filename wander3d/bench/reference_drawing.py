@@ -21,7 +21,13 @@ from vispy.visuals import Visual
 
 from wander3d.render import SimulationView
 from wander3d.render.trail_plan import FLAG_SCALE, agent_rows
-from wander3d.render.trails import TRAIL_ALPHA, TRAIL_FADE_POWER, TRAIL_WIDTH, TrailVisual
+from wander3d.render.trails import (
+    TRAIL_ALPHA,
+    TRAIL_FADE_POWER,
+    TRAIL_GL_STATE,
+    TRAIL_WIDTH,
+    TrailVisual,
+)
 
 _VERT = f"""
 attribute vec3 a_position;
@@ -84,13 +90,7 @@ class ReferenceTrailVisual(Visual):
         self._indexed_agents: np.ndarray | bool | None = False  # False: no index buffer yet
         self.last_segments = 0
         self._draw_mode = "lines"
-        self.set_gl_state(
-            depth_test=True,
-            depth_mask=False,
-            blend=True,
-            blend_func=("src_alpha", "one_minus_src_alpha"),
-            line_width=TRAIL_WIDTH,
-        )
+        self.set_gl_state(**TRAIL_GL_STATE)
         self.freeze()
 
     def _prepare_transforms(self, view) -> None:

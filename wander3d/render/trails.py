@@ -37,6 +37,15 @@ TRAIL_ALPHA = 0.55
 TRAIL_FADE_POWER = 2.0
 #: Trail line width in logical pixels.
 TRAIL_WIDTH = 1.0
+#: How trails are drawn: blended over what is drawn, tested against the agents' depth, never
+#: hiding what is behind them.
+TRAIL_GL_STATE = {
+    "depth_test": True,
+    "depth_mask": False,
+    "blend": True,
+    "blend_func": ("src_alpha", "one_minus_src_alpha"),
+    "line_width": TRAIL_WIDTH,
+}
 #: glEnable/glDisable capability of desktop OpenGL (not in vispy's ES 2.0 subset).
 GL_MULTISAMPLE = 0x809D
 #: How far (physical pixels) joined segments may stray from the path, per tier of age.
@@ -125,14 +134,7 @@ class TrailVisual(Visual):
         self.single_sample = False
         self.set_ring_state(head=0, size=0)
         self._draw_mode = "lines"
-        # Blend over what is drawn, test against the agents' depth, never hide what is behind.
-        self.set_gl_state(
-            depth_test=True,
-            depth_mask=False,
-            blend=True,
-            blend_func=("src_alpha", "one_minus_src_alpha"),
-            line_width=TRAIL_WIDTH,
-        )
+        self.set_gl_state(**TRAIL_GL_STATE)
         self.freeze()
 
     def set_agents(self, agents: np.ndarray | None) -> None:
