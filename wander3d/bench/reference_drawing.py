@@ -18,6 +18,7 @@ import numpy as np
 from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
+from vispy.visuals.shaders import ModularProgram
 
 from wander3d.render import SimulationView
 from wander3d.render.trail_plan import FLAG_SCALE, agent_rows
@@ -28,6 +29,7 @@ from wander3d.render.trails import (
     TRAIL_WIDTH,
     TrailVisual,
 )
+from wander3d.render.vispy_private import draw_visual
 
 _VERT = f"""
 attribute vec3 a_position;
@@ -74,19 +76,23 @@ def ring_indices(n_agents: int, capacity: int, agents: np.ndarray | None) -> np.
 class ReferenceTrailVisual(Visual):
     """The trails of `trail` (a TrailVisual) as originally drawn, from its GPU rings.
 
+    It draws with a program of its own, as the original drawing did: not the visual's, to
+    which the scene graph attaches its picking filter (more work for every fragment).
     `last_segments`: segments the last frame drew (every slot of every drawn agent).
     """
 
     def __init__(self, trail: TrailVisual) -> None:
-        Visual.__init__(self, vcode=_VERT, fcode=_FRAG)
+        # Before Visual.__init__, which sets up the transforms of the programs.
+        self._original = ModularProgram(_VERT, _FRAG)
+        Visual.__init__(self)
         self._trail = trail
         positions, keys = trail.rings
-        self.shared_program["a_position"] = positions
-        self.shared_program["a_key"] = keys
-        self.shared_program["u_capacity"] = float(trail.capacity)
-        self.shared_program["u_color"] = trail.color
-        self.shared_program["u_alpha"] = TRAIL_ALPHA
-        self.shared_program["u_fade_power"] = TRAIL_FADE_POWER
+        self._original["a_position"] = positions
+        self._original["a_key"] = keys
+        self._original["u_capacity"] = float(trail.capacity)
+        self._original["u_color"] = trail.color
+        self._original["u_alpha"] = TRAIL_ALPHA
+        self._original["u_fade_power"] = TRAIL_FADE_POWER
         self._indexed_agents: np.ndarray | bool | None = False  # False: no index buffer yet
         self.last_segments = 0
         self._draw_mode = "lines"
@@ -94,7 +100,7 @@ class ReferenceTrailVisual(Visual):
         self.freeze()
 
     def _prepare_transforms(self, view) -> None:
-        view.view_program.vert["transform"] = view.get_transform()
+        self._original.vert["transform"] = view.get_transform()
 
     def _prepare_draw(self, view) -> bool:
         trail = self._trail
@@ -107,11 +113,14 @@ class ReferenceTrailVisual(Visual):
             self._index_buffer = gloo.IndexBuffer(indices)
             self._indexed_agents = trail.agents
         shown = trail.filled - 1 if trail.filled >= trail.capacity else trail.filled
-        self.shared_program["u_head"] = float(trail.head)
-        self.shared_program["u_shown"] = float(shown)
+        self._original["u_head"] = float(trail.head)
+        self._original["u_shown"] = float(shown)
         drawn = trail.filled >= 2
         self.last_segments = trail.capacity * trail.drawn_agents if drawn else 0
         return drawn
+
+    def draw(self) -> None:
+        draw_visual(self, lambda _: self._original.draw(self._draw_mode, self._index_buffer))
 
     def _compute_bounds(self, axis, view):
         return None
