@@ -4,8 +4,9 @@
 
 Opens the main window (1366x768) on SCENE (a file or a bundled name), lets it run for
 --warmup seconds, then counts the canvas's buffer swaps for --seconds and prints the frames
-per second and how much simulated time passed per real second. The README's before/after
-figures ran this script against both commits, one after the other, on the idle machine.
+per second and how much simulated time passed per real second. The before/after figures in
+docs/performance.md ran this script against both commits, one after the other, on the idle
+machine.
 """
 
 from __future__ import annotations

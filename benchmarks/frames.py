@@ -2,7 +2,7 @@
 
 Each AxT is agents x trail points, e.g. `100000x128 1000000x32`; every run draws the trails
 the original way and today's, frame by frame alternately, as `wander3d bench` does (whose
-frame sizes are fixed). For a GPU machine, see the README's Performance section.
+frame sizes are fixed). For a GPU machine, see docs/performance.md.
 """
 
 import argparse

@@ -167,6 +167,37 @@ def test_run_reports_a_full_disk_in_one_line_and_leaves_the_target_alone(tmp_pat
     assert full.is_symlink() and not full.is_file()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "default", "--seconds", "1"],
+        ["stats", "default", "--seconds", "1"],
+        ["render", "default", "--out", "OUT/default.png"],
+    ],
+)
+def test_a_scene_too_big_for_this_machine_is_one_error_line(tmp_path, monkeypatch, capsys, command):
+    """Valid everywhere, the default scene does not fit a (pretend) 100 kB machine: the command
+    that would build its simulation says so before starting, in one line, exit status 2."""
+    monkeypatch.setattr("wander3d.scene.memory.memory_budget", lambda: (100_000, "a test budget"))
+    assert cli.main([part.replace("OUT", str(tmp_path)) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"wander3d: error: {bundled_scene('default')}: 300 agents with ")
+    assert err.endswith(
+        " 0.1 MiB this machine allows (a test budget); lower count or trail_length\n"
+    )
+    assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_warns_of_a_valid_scene_too_big_for_this_machine(monkeypatch, capsys):
+    monkeypatch.setattr("wander3d.scene.memory.memory_budget", lambda: (100_000, "a test budget"))
+    assert cli.main(["check", "default"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("default: 'Default': 1 group, 300 agents")
+    assert captured.err.startswith(f"wander3d: warning: {bundled_scene('default')}: 300 agents")
+    assert "this machine allows (a test budget)" in captured.err
+
+
 def test_run_refuses_a_trajectory_too_big_for_memory(tmp_path):
     result = wander3d_cmd(
         "run", "swarm", "--seconds", "1e6", "--out", str(tmp_path / "t.npz"), cwd=tmp_path
@@ -331,12 +362,12 @@ def test_a_failed_write_keeps_the_previous_file(tmp_path):
 
     target = tmp_path / "keep.npz"
     target.write_bytes(b"old")
-    with pytest.raises(KeyboardInterrupt), output_file(target, "--out") as temporary:
+    with pytest.raises(KeyboardInterrupt), output_file(target) as temporary:
         temporary.write_bytes(b"half")
         raise KeyboardInterrupt
     assert target.read_bytes() == b"old"
     assert list(tmp_path.iterdir()) == [target]
-    with output_file(target, "--out") as temporary:
+    with output_file(target) as temporary:
         temporary.write_bytes(b"new")
     assert target.read_bytes() == b"new"
     assert list(tmp_path.iterdir()) == [target]
@@ -349,7 +380,7 @@ def test_output_files_honour_the_umask(tmp_path, umask):
     target = tmp_path / "out.npz"
     previous = os.umask(umask)
     try:
-        with output_file(target, "--out") as temporary:
+        with output_file(target) as temporary:
             temporary.write_bytes(b"data")
     finally:
         os.umask(previous)

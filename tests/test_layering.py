@@ -74,9 +74,13 @@ LAYERS: dict[str, Layer] = {
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
     "bench": Layer(
         uses=("engine", "scene", "helpers"),
-        uses_lazily=("render",),
+        uses_lazily=("render", "bench_drawing"),
         third_party=("numpy", "numba"),
         third_party_lazily=("vispy",),
+    ),
+    # The original drawing the frame benchmark compares against: vispy visuals over render's.
+    "bench_drawing": Layer(
+        uses=("engine", "scene", "helpers", "render"), third_party=("numpy", "vispy")
     ),
     # The running simulation's one owner, for the app and scripts: headless, no Qt.
     "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
@@ -116,6 +120,7 @@ PLACES: dict[str, str] = {
     "wander3d.render": "render",
     "wander3d.bench": "bench",
     "wander3d.session": "session",
+    "wander3d.bench.reference_drawing": "bench_drawing",
     "wander3d.app": "app",
     "wander3d.export": "export",
     "wander3d.sweep": "sweep",

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 import tidynamics
+import whole_array_metrics as whole
 
 from wander3d.analysis import METRICS_HELP, metrics
 
@@ -43,7 +44,7 @@ def test_a_straight_line():
     assert metrics.straightness(p) == pytest.approx([1.0])
     cos, defined = metrics.step_turn_cosines(p)
     assert defined.all() and np.allclose(cos, 1.0)
-    msd = metrics.mean_squared_displacement(p, 20)
+    msd = whole.mean_squared_displacement(p, 20)
     assert metrics.log_log_slope(np.arange(21) * 0.1, msd) == pytest.approx(2.0)
     assert math.isnan(metrics.persistence_length(0.1, 1.0))
     assert math.isnan(metrics.sinuosity(0.1, 0.01, 1.0))
@@ -75,7 +76,7 @@ def test_the_help_states_the_angle_bins():
 
 def test_msd_matches_tidynamics_on_random_walks():
     p = np.cumsum(np.random.default_rng(3).normal(size=(300, 7, 3)), axis=0) + 1000.0
-    ours = metrics.mean_squared_displacement(p, 100)
+    ours = whole.mean_squared_displacement(p, 100)
     theirs = np.mean([tidynamics.msd(p[:, a]) for a in range(7)], axis=0)[:101]
     np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-9)
 
@@ -89,12 +90,12 @@ def test_correlated_random_walk_measures_meet_their_theory(turn_deg):
     assert c == pytest.approx(math.cos(turn), abs=1e-9)  # every turn is exactly `turn`
     assert metrics.persistence_length(1.0, c) == pytest.approx(1.0 / (1.0 - math.cos(turn)))
     lags = 100
-    msd = metrics.mean_squared_displacement(p, lags)
+    msd = whole.mean_squared_displacement(p, lags)
     predicted = metrics.crw_msd(np.arange(lags + 1), 1.0, 1.0, c)
     np.testing.assert_allclose(msd[1:], predicted[1:], rtol=0.05)
     # Benhamou's sinuosity is the large-n limit of 2 / sqrt(MSD(n) / path length).
     n = 200
-    direct = 2.0 / math.sqrt(metrics.mean_squared_displacement(p, n)[n] / n)
+    direct = 2.0 / math.sqrt(whole.mean_squared_displacement(p, n)[n] / n)
     assert metrics.sinuosity(1.0, 1.0, c) == pytest.approx(direct, rel=0.05)
     # And a slower-turning walk is straighter over the same number of steps.
     assert 0.0 < np.nanmean(metrics.straightness(p)) < 1.0

@@ -1,5 +1,6 @@
 """The optimised trail drawing against the original, full-detail drawing of the same frame
-(real OpenGL: PyQt6 on the test's virtual display, Mesa llvmpipe)."""
+(`wander3d.bench.reference_drawing`; real OpenGL: PyQt6 on the test's virtual display, Mesa
+llvmpipe)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ pytest.importorskip("vispy", reason=skip_reason("app"))
 
 from gl_support import close_view
 
+from wander3d.bench.reference_drawing import ReferenceDrawing
 from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
-from wander3d.render import SimulationView
+from wander3d.render import SimulationView, trails
 from wander3d.scene import Scene
 
 pytestmark = [pytest.mark.gl, pytest.mark.app]
@@ -34,9 +36,15 @@ def trail_scene(count: int, seed: int, margin: float, size: float = 40.0) -> Sce
     return Scene(name="trails", seed=seed, dt=1 / 60, enclosure=box, groups=(group,))
 
 
-def draw(view: SimulationView, detail: str) -> np.ndarray:
-    view.set_detail(detail)
-    return view.render().astype(int)
+def draw(view: SimulationView, original: ReferenceDrawing | None = None) -> np.ndarray:
+    """The view's frame: as today, or as originally drawn with `original` given."""
+    if original is not None:
+        original.use(True)
+    try:
+        return view.render().astype(int)
+    finally:
+        if original is not None:
+            original.use(False)
 
 
 def lit(image: np.ndarray) -> np.ndarray:
@@ -91,11 +99,12 @@ def make_view(qtbot):
         close_view(view)
 
 
-def test_the_optimised_frame_looks_like_the_full_detail_one(make_view):
+def test_the_optimised_frame_looks_like_the_full_detail_one(make_view, monkeypatch):
     view = make_view(trail_scene(count=150, seed=2, margin=6.0), steps=400, trails_only=False)
-    reference = draw(view, "reference")
-    everything = view.trails.last_segments
-    optimised = draw(view, "lod")
+    original = ReferenceDrawing(view)
+    reference = draw(view, original)
+    everything = original.last_segments
+    optimised = draw(view)
     # Level of detail is at work: far fewer segments than the original drew...
     assert view.trails.last_segments < 0.3 * everything
     # ...for a picture that differs in scattered pixels where a one-pixel line steps a pixel
@@ -111,7 +120,9 @@ def test_the_optimised_frame_looks_like_the_full_detail_one(make_view):
     light = [np.abs(img[..., :3] - background).sum() for img in (reference, optimised)]
     assert light[1] == pytest.approx(light[0], rel=0.03)
     # Without level of detail only the chord across the ring's wrap and the faded tail go.
-    full = draw(view, "full")
+    monkeypatch.setattr(trails, "choose_level", lambda *_: 0)
+    view.canvas.update()
+    full = draw(view)
     assert np.mean(np.abs(full[..., :3] - reference[..., :3]).max(axis=-1) > 32) < 0.006
 
 
@@ -125,9 +136,10 @@ def test_no_gaps_where_a_trail_turns(make_view):
     turn = np.degrees(np.arccos(np.clip(np.dot(heading[0], heading[-1]) / (
         np.linalg.norm(heading[0]) * np.linalg.norm(heading[-1])), -1, 1)))  # fmt: skip
     assert turn > 60.0
-    reference = lit(draw(view, "reference"))
-    everything = view.trails.last_segments
-    optimised = lit(draw(view, "lod"))
+    original = ReferenceDrawing(view)
+    reference = lit(draw(view, original))
+    everything = original.last_segments
+    optimised = lit(draw(view))
     assert view.trails.last_segments < 0.25 * everything
     assert pieces(reference) == pieces(optimised) == 1
     assert optimised.sum() >= 0.95 * reference.sum()
@@ -139,8 +151,8 @@ def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
     # it can turn within), and this test needs it to reach the wall and be reflected.
     view = make_view(trail_scene(count=1, seed=seed, margin=0.0), steps=400, trails_only=True)
     assert not view.sim.trails(0).connected[0, -190:].all()  # a reflection in the drawn part
-    reference = lit(draw(view, "reference"))
-    optimised = lit(draw(view, "lod"))
+    reference = lit(draw(view, ReferenceDrawing(view)))
+    optimised = lit(draw(view))
     # The full-detail drawing is broken at the reflections (two close together, or one near
     # an end, can look like one break), and the optimised one is broken just the same.
     assert pieces(reference) >= 2
@@ -170,10 +182,10 @@ def test_trails_draw_in_a_multisampled_canvas(qtbot):
 def test_a_stride_draws_the_trails_of_the_agents_it_draws(make_view):
     view = make_view(trail_scene(count=90, seed=3, margin=6.0), steps=300, trails_only=True)
     view.select(7)  # the selected agent keeps its trail
-    whole = draw(view, "lod")
+    whole = draw(view)
     segments = view.trails.last_segments
     view.set_agent_stride(3)
-    strided = draw(view, "lod")
+    strided = draw(view)
     node = view.trails.groups[0].node
     assert node.drawn_agents == 31  # rows 0, 3, ... 87 and 7
     assert view.trails.last_segments == segments // 90 * 31
@@ -182,4 +194,4 @@ def test_a_stride_draws_the_trails_of_the_agents_it_draws(make_view):
     assert 0.2 < lit(strided).sum() / lit(whole).sum() < 0.7
     assert np.mean(lit(strided) & ~lit(whole)) < 0.001
     view.set_agent_stride(1)
-    np.testing.assert_array_equal(draw(view, "lod"), whole)
+    np.testing.assert_array_equal(draw(view), whole)

@@ -1,5 +1,5 @@
-"""The seam around vispy's private API: it still fits this vispy, and no GL entry point is
-resolved before a GL context exists."""
+"""The seam around vispy's private API: it still fits this vispy, what it does works, and no
+GL entry point is resolved before a GL context exists."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from extras_support import missing_extra
 
 pytest.importorskip("vispy", reason=missing_extra("render"))
 
-from vispy.gloo import gl
+from vispy import gloo
+from vispy.gloo import gl, glir
 from vispy.gloo.gl import gl2
 from vispy.scene.cameras import ArcballCamera
 from vispy.util.quaternion import Quaternion
+from vispy.visuals import Visual
 
 from wander3d.render import glcompat, vispy_private
 
@@ -21,16 +23,43 @@ def test_the_private_api_we_use_is_there():
     assert vispy_private.private_api_problems() == []
 
 
+def test_the_qt_backend_api_the_app_canvas_uses_is_there():
+    pytest.importorskip("PyQt6")
+    assert vispy_private.qt_private_api_problems() == []
+
+
 def test_a_vispy_without_it_is_reported(monkeypatch):
     import vispy.app
 
     monkeypatch.delattr(gl2, "_get_gl_func")
     monkeypatch.setattr(ArcballCamera, "_state_props", ())
     monkeypatch.setattr(vispy.app.Application, "backend_module", property(lambda self: None))
+    monkeypatch.setattr(Visual, "draw", lambda self: None)
+    monkeypatch.setattr(gloo.Program, "draw", lambda self, mode, indices=None: None)
+    monkeypatch.setattr(glir, "as_enum", lambda enum: None)
     problems = vispy_private.private_api_problems()
     assert any("_get_gl_func" in p for p in problems)
     assert any("_quaternion" in p for p in problems)
     assert any("_backend_module.CanvasBackend" in p for p in problems)
+    assert any("Visual.draw" in p for p in problems)
+    assert any("Program.draw" in p for p in problems)
+    assert any("FUNC" in p for p in problems)
+
+
+def test_a_qt_backend_without_it_is_reported(monkeypatch):
+    pytest.importorskip("PyQt6")
+    from vispy.app.backends import _qt
+
+    base = _qt.QtBaseCanvasBackend
+    monkeypatch.setattr(base, "__init__", lambda self, vispy_canvas, **kwargs: None)
+    monkeypatch.delattr(base, "screen_changed")
+    monkeypatch.setattr(_qt, "_set_config", lambda c: _qt.QtGui.QSurfaceFormat())
+    problems = vispy_private.qt_private_api_problems()
+    assert any("_init_specific" in p for p in problems)
+    assert any("screen_changed" in p for p in problems)
+    assert any("_set_config" in p for p in problems)
+    monkeypatch.setattr(vispy_private, "QT_SURFACE_CALLS", frozenset({"showNormal"}))
+    assert any("other names on itself" in p for p in vispy_private.qt_private_api_problems())
 
 
 @pytest.mark.gl
@@ -73,3 +102,44 @@ def test_arcball_rotation_is_set_through_the_seam():
     vispy_private.set_arcball_rotation(camera, q)
     angle, *_axis = camera.get_state()["_quaternion"].get_axis_angle()
     assert angle == pytest.approx(np.pi / 2)
+
+
+def test_an_index_prefix_draws_the_first_indices_of_its_buffer(gl_view, monkeypatch):
+    gl_view.canvas.set_current()
+    program = gloo.Program(
+        "attribute vec2 a_position; void main() { gl_Position = vec4(a_position, 0.0, 1.0); }",
+        "void main() { gl_FragColor = vec4(1.0); }",
+    )
+    program["a_position"] = np.zeros((10, 2), np.float32)
+    buffer = gloo.IndexBuffer(np.arange(10, dtype=np.uint32))
+    queue = gl_view.canvas.context.glir
+    commands: list[tuple] = []
+    real = queue.command
+    monkeypatch.setattr(queue, "command", lambda *c: (commands.append(c), real(*c))[1])
+    program.draw("lines", vispy_private.index_prefix(buffer, 4))
+    draws = [c for c in commands if c[0] == "DRAW"]
+    assert [d[3] for d in draws] == [(buffer.id, "UNSIGNED_INT", 4)]
+
+
+def test_a_capability_is_switched_in_draw_order(gl_view):
+    canvas = gl_view.canvas
+    canvas.set_current()
+    multisample = 0x809D
+    for enabled in (False, True, False):
+        vispy_private.set_gl_capability(multisample, enabled)
+        canvas.context.flush_commands()
+        assert bool(gl.glIsEnabled(multisample)) == enabled
+
+
+def test_draw_visual_draws_only_a_shown_visual_after_its_preparation(gl_view):
+    node = gl_view.trails.groups[0].node
+    calls: list[str] = []
+    assert not vispy_private.draw_visual(node, lambda program: calls.append("drawn"))  # empty
+    gl_view.sim.step(5)
+    gl_view.update()
+    gl_view.canvas.set_current()
+    node.visible = False
+    assert not vispy_private.draw_visual(node, lambda program: calls.append("drawn"))
+    node.visible = True
+    assert vispy_private.draw_visual(node, lambda program: calls.append(type(program).__name__))
+    assert calls == ["ModularProgram"]

@@ -10,7 +10,7 @@ from scene_support import MINIMAL, assert_rejected, write
 
 from wander3d import Scene, SceneError, load_scene
 from wander3d.engine.params import METHOD_KEYS, METHODS, WanderParams
-from wander3d.scene import schema
+from wander3d.scene import MemoryFitError, check_fits, schema
 
 G = "[[groups]]\ncount = 10\n"
 
@@ -180,24 +180,36 @@ def test_every_key_has_a_rejection_or_is_free_text():
     assert bounded - covered == set()
 
 
-def test_memory_rejection_names_groups_and_sizes(tmp_path):
+def test_a_scene_too_big_for_any_machine_is_invalid(tmp_path):
     text = "[[groups]]\ncount = 1_000_000\ntrail_length = 100_000\n"
-    message = assert_rejected(tmp_path, text, "groups", "need about", "GiB", "allowed")
+    message = assert_rejected(
+        tmp_path, text, "groups", "need about", "more than the 256.0 GiB a scene may use"
+    )
     assert "1,000,000 agents" in message
     assert "100,000,000,000 trail points" in message
 
 
-def test_memory_rejection_against_a_small_budget(tmp_path, monkeypatch):
-    import wander3d.scene.validate as validate
+def test_validity_does_not_depend_on_the_machines_memory(tmp_path, monkeypatch):
+    """A scene valid on a small machine is valid on every machine: only `check_fits`, asked
+    where the simulation will run, compares it with the memory there."""
+    import wander3d.scene.memory as memory
 
-    monkeypatch.setattr(validate, "memory_budget", lambda: (1024**2, "a test budget"))
-    text = "[[groups]]\ncount = 2000\ntrail_length = 100\n[[groups]]\ncount = 10\n"
-    assert_rejected(
-        tmp_path, text, "groups", "MiB", "more than the 1.0 MiB allowed (a test budget)"
+    path = write(tmp_path, "[[groups]]\ncount = 2000\ntrail_length = 100\n[[groups]]\ncount = 10\n")
+    monkeypatch.setattr(memory, "memory_budget", lambda: (1024**2, "a test budget"))
+    small = load_scene(path)
+    with pytest.raises(MemoryFitError) as info:
+        check_fits(small)
+    assert str(info.value) == (
+        f"{path}: 2,010 agents with 201,500 trail points need about 3.5 MiB, more than the "
+        "1.0 MiB this machine allows (a test budget); lower count or trail_length"
     )
-    # The same scene without trails fits.
-    ok = write(tmp_path, "[[groups]]\ncount = 1000\ntrail_length = 0\n", "ok.toml")
-    assert load_scene(ok).groups[0].count == 1000
+    assert info.value.need > info.value.budget == 1024**2
+    monkeypatch.setattr(memory, "memory_budget", lambda: (1024**4, "a big machine"))
+    assert load_scene(path) == small
+    check_fits(small)
+    # The same scene without trails fits the small machine too.
+    monkeypatch.setattr(memory, "memory_budget", lambda: (1024**2, "a test budget"))
+    check_fits(load_scene(write(tmp_path, "[[groups]]\ncount = 1000\ntrail_length = 0\n")))
 
 
 # ----------------------------------------------------------------------------- accepted input

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+import whole_array_metrics as whole
 
 from wander3d.analysis import metrics
 from wander3d.analysis.report import METRICS_HELP
@@ -41,13 +42,13 @@ def u_turn(before: int, turn: int, after: int) -> np.ndarray:
 # ----------------------------------------------------------------------------- straight line
 def test_straight_line_does_not_turn():
     h = along(np.tile([0.6, 0.0, 0.8], (50, 1)), n=3)
-    assert metrics.mean_turn_rate(h, TS) == 0.0
-    assert metrics.twitchiness(h, TS) == 0.0
-    assert metrics.about_turn_rate(h, TS) == 0.0
+    assert whole.mean_turn_rate(h, TS) == 0.0
+    assert whole.twitchiness(h, TS) == 0.0
+    assert whole.about_turn_rate(h, TS) == 0.0
     # No turn, no turning axis: persistence is undefined, not a number that looks measured.
-    seconds, censored = metrics.persistence(h, TS, max_lag=10)
+    seconds, censored = whole.persistence(h, TS, max_lag=10)
     assert math.isnan(seconds) and not censored
-    np.testing.assert_allclose(metrics.heading_autocorrelation(h, 10), 1.0)
+    np.testing.assert_allclose(whole.heading_autocorrelation(h, 10), 1.0)
 
 
 # ----------------------------------------------------------------------------- circles
@@ -56,8 +57,8 @@ def test_constant_circle_has_exact_turn_rate_and_no_angular_acceleration(rate):
     h = along(circle(rate, 80), n=2)
     rates = metrics.turn_rates_deg(h, TS)
     np.testing.assert_allclose(rates, rate, rtol=1e-9)
-    assert metrics.mean_turn_rate(h, TS) == pytest.approx(rate, rel=1e-9)
-    assert metrics.twitchiness(h, TS) == pytest.approx(0.0, abs=1e-6)
+    assert whole.mean_turn_rate(h, TS) == pytest.approx(rate, rel=1e-9)
+    assert whole.twitchiness(h, TS) == pytest.approx(0.0, abs=1e-6)
     omega = metrics.angular_velocities(h, TS)
     # Turning from +x towards -z is a positive rotation about +y.
     np.testing.assert_allclose(omega[..., 1], np.radians(rate), rtol=1e-9)
@@ -66,17 +67,17 @@ def test_constant_circle_has_exact_turn_rate_and_no_angular_acceleration(rate):
 
 def test_a_circle_keeps_its_turning_axis_for_the_whole_run():
     h = along(circle(30.0, 101), n=2)
-    c = metrics.turning_axis_autocorrelation(h, 40)
+    c = whole.turning_axis_autocorrelation(h, 40)
     np.testing.assert_allclose(c, 1.0, rtol=1e-12)
-    seconds, censored = metrics.persistence(h, TS, max_lag=40)
+    seconds, censored = whole.persistence(h, TS, max_lag=40)
     assert censored and seconds == pytest.approx(40 * TS)
 
 
 def test_float32_headings_give_the_same_numbers():
     h = along(circle(45.0, 60), n=4)
     h32 = h.astype(np.float32)
-    assert metrics.mean_turn_rate(h32, TS) == pytest.approx(45.0, rel=1e-5)
-    assert metrics.twitchiness(h32, TS) < 0.05  # float32 rounding only
+    assert whole.mean_turn_rate(h32, TS) == pytest.approx(45.0, rel=1e-5)
+    assert whole.twitchiness(h32, TS) < 0.05  # float32 rounding only
     straight = along(np.tile([0.0, 0.0, 1.0], (20, 1)), n=2).astype(np.float32)
     assert metrics.turning_axes(straight)[1].sum() == 0
 
@@ -94,7 +95,7 @@ def test_twitchiness_of_an_s_curve_is_the_one_reversal_of_the_turn():
     expected = 60.0 / TS  # deg/s^2
     np.testing.assert_allclose(acc[19], expected, rtol=1e-9)
     np.testing.assert_allclose(np.delete(acc, 19, axis=0), 0.0, atol=1e-6)
-    assert metrics.twitchiness(h, TS) == pytest.approx(expected / 39, rel=1e-9)
+    assert whole.twitchiness(h, TS) == pytest.approx(expected / 39, rel=1e-9)
 
 
 def test_twitchiness_sees_a_change_of_turning_axis_at_the_same_rate():
@@ -120,7 +121,7 @@ def test_a_reversal_is_exactly_one_about_turn():
     h = along(u_turn(before=30, turn=10, after=30), n=3)  # 180 degrees in 1 s
     assert metrics.about_turn_counts(h, TS).tolist() == [1, 1, 1]
     minutes = (len(h) - 1) * TS / 60
-    assert metrics.about_turn_rate(h, TS) == pytest.approx(1 / minutes)
+    assert whole.about_turn_rate(h, TS) == pytest.approx(1 / minutes)
 
 
 def test_an_instant_reversal_is_one_about_turn():
@@ -182,7 +183,7 @@ def test_lagged_correlation_matches_the_direct_sum():
     rng = np.random.default_rng(1)
     v = rng.normal(size=(40, 5, 3))
     valid = rng.random((40, 5)) > 0.3
-    c = metrics.lagged_correlation(v, valid, 45)
+    c = whole.lagged_correlation(v, valid, 45)
     for lag in range(40):
         pairs = valid[: 40 - lag] & valid[lag:]
         dots = np.einsum("tni,tni->tn", v[: 40 - lag], v[lag:])
@@ -208,7 +209,7 @@ def test_a_turn_that_flips_every_second_persists_a_third_of_a_second():
     # C crosses 1/e at lag = P (1 - 1/e) / 2.
     yaw = np.radians(20.0) * TS * np.cumsum(np.where((np.arange(400) // 10) % 2 == 0, 1, -1))
     h = along(np.stack([np.cos(yaw), np.zeros_like(yaw), np.sin(yaw)], axis=1), n=2)
-    seconds, censored = metrics.persistence(h, TS, max_lag=40)
+    seconds, censored = whole.persistence(h, TS, max_lag=40)
     assert not censored
     assert seconds == pytest.approx(10 * TS * (1 - math.exp(-1)) / 2, rel=0.03)
 
@@ -228,14 +229,14 @@ def test_coverage_counts_the_cells_visited():
             [[-1.0, 0.5, 20.0], [7.9, 3.9, 25.0]],
         ]
     )
-    assert metrics.coverage(p, LOW, HIGH, cells) == pytest.approx(3 / 64)
+    assert whole.coverage(p, LOW, HIGH, cells) == pytest.approx(3 / 64)
     # The corners themselves belong to the first and the last cell.
     corners = np.array([[LOW, HIGH]])
-    assert metrics.coverage(corners, LOW, HIGH, cells) == pytest.approx(2 / 64)
+    assert whole.coverage(corners, LOW, HIGH, cells) == pytest.approx(2 / 64)
     # A sweep along every x cell at one y, z.
     x = np.linspace(-7.9, 7.9, 100)
     sweep = np.stack([x, np.full_like(x, 1.0), np.full_like(x, 5.0)], axis=1)[:, None, :]
-    assert metrics.coverage(sweep, LOW, HIGH, cells) == pytest.approx(4 / 64)
+    assert whole.coverage(sweep, LOW, HIGH, cells) == pytest.approx(4 / 64)
 
 
 def test_wall_contact_is_the_share_of_samples_in_the_margin_band():
@@ -247,7 +248,7 @@ def test_wall_contact_is_the_share_of_samples_in_the_margin_band():
             [[0.0, 0.0, 1.0], [6.9, -2.9, 2.0]],  # exactly the margin (not in); 1.1 clear
         ]
     )
-    assert metrics.wall_contact(p, LOW, HIGH, margin) == pytest.approx(3 / 6)
+    assert whole.wall_contact(p, LOW, HIGH, margin) == pytest.approx(3 / 6)
     assert metrics.in_wall_band(p, LOW, HIGH, margin).tolist() == [
         [False, True],
         [True, True],

@@ -364,3 +364,15 @@ def test_rerunning_a_finished_sweep_says_nothing_ran(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "6 cells (6 already measured in atlas.parquet or its parts), running 0" in err
     assert "every cell was measured before; 6 rows written to" in err
+
+
+def test_each_task_checks_its_scene_fits_the_worker_it_runs_on(tmp_path, monkeypatch):
+    """The client validates the sweep whatever its own memory; each task, on its worker, asks
+    whether its scene fits there (threads here, so the pretend budget reaches the worker)."""
+    monkeypatch.setattr("wander3d.scene.memory.memory_budget", lambda: (10_000, "a test budget"))
+    cell = load_sweep(write(tmp_path, SMALL)).cells[0]
+    with open_client(workers=1, processes=False) as client:
+        with pytest.raises(execute.ClusterError) as info:
+            execute.run_tasks(client, [(cell.id, cell.scene)], 1.0, 10.0, lambda *_: None)
+    assert str(info.value).startswith(f"task {cell.id}, on its worker: 20 agents with ")
+    assert "this machine allows (a test budget)" in str(info.value)

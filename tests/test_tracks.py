@@ -152,7 +152,10 @@ def test_tracks_of_different_lengths_are_cut_to_the_shortest(tmp_path, capsys):
     [
         ("particle,t,y\n1,0,2\n", "no column 'x' (its columns: particle, t, y)"),
         ("particle,x,y\n1,0,2\n", "no column 't' or 'frame'"),
-        ("particle,frame,x,y\n1,0,0,2\n", "no column 't'; to time its 'frame' column, give --dt"),
+        (
+            "particle,frame,x,y\n1,0,0,2\n",
+            "to time its 'frame' column, give the seconds per frame (dt) with --dt S",
+        ),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,0,2\n1,0.2,abc,2\n", "line 4: x is 'abc', not a number"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,,2\n", "line 3: x is empty"),
         ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),

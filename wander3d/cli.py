@@ -35,7 +35,7 @@ from wander3d.commands.common import (
     error_line,
 )
 from wander3d.files import OutputError
-from wander3d.scene import bundled_scenes
+from wander3d.scene import MemoryFitError, bundled_scenes
 
 NAMES = tuple(command.NAME for command in COMMANDS)
 #: Words that mean `open`: `app` is what the quick start's `bootstrap.sh app` calls it.
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     args.argv = argv
     try:
         return int(args.func(args))
-    except (SceneError, CliError, OutputError) as e:
+    except (SceneError, MemoryFitError, CliError, OutputError) as e:
         error_line(str(e))
         return EXIT_BAD_INPUT
     except MemoryError:

@@ -24,27 +24,37 @@ def _current_umask() -> int:
 
 
 class OutputError(ValueError):
-    """An output file cannot be written; the message names the option and the path."""
+    """An output file cannot be written. str() is one line, "PATH: problem"; the attributes
+    are `path` (the Path asked for) and `problem` (str). A command line that took the path
+    from an option puts the option's name in front."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+    def __reduce__(self) -> tuple[type, tuple[Path, str]]:
+        return (type(self), (self.path, self.problem))
 
 
 @contextlib.contextmanager
-def output_file(path: Path, option: str) -> Iterator[Path]:
+def output_file(path: Path) -> Iterator[Path]:
     """Yield a temporary path (same folder and suffix as `path`) to write; on success it
-    replaces `path`. `option` (e.g. "--out") names the file in error messages.
+    replaces `path`.
 
     Raises OutputError at once for a folder, a missing folder or one that cannot be written
     (so a bad path fails before a long run), and for write errors such as a full disk.
     """
     path = Path(path)
     if path.is_dir():
-        raise OutputError(f"{option} {path}: is a directory")
+        raise OutputError(path, "is a directory")
     folder = path.parent
     if not folder.is_dir():
-        raise OutputError(f"{option} {path}: folder {folder} does not exist")
+        raise OutputError(path, f"folder {folder} does not exist")
     try:
         handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=folder)
     except OSError as e:
-        raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+        raise OutputError(path, f"cannot write: {e.strerror or e}") from None
     os.close(handle)
     temporary = Path(name)
     try:
@@ -57,7 +67,7 @@ def output_file(path: Path, option: str) -> Iterator[Path]:
         else:
             os.replace(temporary, path)
     except OSError as e:
-        raise OutputError(f"{option} {path}: cannot write: {e.strerror or e}") from None
+        raise OutputError(path, f"cannot write: {e.strerror or e}") from None
     finally:
         with contextlib.suppress(OSError):
             temporary.unlink()

@@ -1,6 +1,7 @@
 """Path metrics of wandering agents, computed from headings and positions sampled at a fixed rate.
 
-Every function here works on the samples of one group of agents:
+Every function here works on the samples of one group of agents (or a chunk of its agents:
+`analysis.stats.compute_stats` adds the pieces up over chunks, so memory stays bounded):
 
     headings:   (T, n, 3) unit vectors, T samples of n agents, taken every `interval` seconds;
     positions:  (T, n, 3) world units;
@@ -100,34 +101,17 @@ def turning_axes(headings: Array) -> tuple[Array, Array]:
 
 
 # ----------------------------------------------------------------------------- the metrics
-def mean_speed(speeds: Array) -> float:
-    """Mean speed (units/s): the mean of |v| over all agent-samples. speeds: (T, n)."""
-    return float(np.mean(_f64(speeds)))
-
-
-def mean_turn_rate(headings: Array, interval: float) -> float:
-    """Mean turn rate (deg/s).
-
-    The mean over agents and sample intervals k of angle(h_k, h_{k+1}) / interval, where h_k is
-    the unit heading at sample k and `interval` the sample interval (s).
-    """
-    return float(np.mean(turn_rates_deg(headings, interval)))
+# The mean speed (units/s) is the mean of |v| over agents and samples; the mean turn rate
+# (deg/s) the mean of `turn_rates_deg` over agents and sample intervals.
 
 
 def angular_accelerations_deg(headings: Array, interval: float) -> Array:
-    """|omega_{k+1} - omega_k| / interval (deg/s^2) for each agent: (T-2, n)."""
-    omega = angular_velocities(headings, interval)
-    step = np.diff(omega, axis=0)
-    return np.degrees(np.sqrt(_dot(step, step))) / interval
+    """|omega_{k+1} - omega_k| / interval (deg/s^2) for each agent: (T-2, n).
 
-
-def twitchiness(headings: Array, interval: float) -> float:
-    """Twitchiness: mean angular acceleration of the heading (deg/s^2).
-
-    With omega_k the angular velocity vector over sample interval k (see `angular_velocities`:
-    axis h_k x h_{k+1}, magnitude angle(h_k, h_{k+1}) / interval), twitchiness is the mean over
-    agents and k of |omega_{k+1} - omega_k| / interval. A steady turn (constant axis and rate)
-    scores 0; changing how hard, or which way, the agent turns scores.
+    Their mean over agents and k is the twitchiness: with omega_k the angular velocity vector
+    over sample interval k (see `angular_velocities`: axis h_k x h_{k+1}, magnitude
+    angle(h_k, h_{k+1}) / interval), a steady turn (constant axis and rate) scores 0; changing
+    how hard, or which way, the agent turns scores.
 
     Independent of the simulation's time step, but not of the sample rate: a finite difference
     of a rough signal grows as the interval shrinks. Smooth steering (noise, seek) converges as
@@ -135,8 +119,9 @@ def twitchiness(headings: Array, interval: float) -> float:
     path, whose twitchiness grows like rate^0.5; a random force is white noise (rate^1.5).
     Compare values taken at the same sample rate only.
     """
-    acc = angular_accelerations_deg(headings, interval)
-    return float(np.mean(acc)) if acc.size else 0.0
+    omega = angular_velocities(headings, interval)
+    step = np.diff(omega, axis=0)
+    return np.degrees(np.sqrt(_dot(step, step))) / interval
 
 
 def about_turn_counts(
@@ -152,6 +137,8 @@ def about_turn_counts(
     such j. Events are counted greedily in time order and may not overlap: after an event that
     ended at j, the next one can start at j at the earliest. So one U-turn counts once however
     many windows contain it, and an agent circling on the spot counts once per angle_deg turned.
+    Their total over (n * run minutes), the run lasting (T - 1) * interval s, is the rate of
+    about-turns per agent per minute.
     """
     h = _check_series(headings)
     t, n = h.shape[:2]
@@ -174,29 +161,17 @@ def about_turn_counts(
     return counts
 
 
-def about_turn_rate(
-    headings: Array,
-    interval: float,
-    angle_deg: float = ABOUT_TURN_ANGLE_DEG,
-    window_s: float = ABOUT_TURN_WINDOW_S,
-) -> float:
-    """About-turns per agent per minute: total `about_turn_counts` / (n * run minutes).
-
-    The run lasts (T - 1) * interval seconds.
-    """
-    h = _check_series(headings)
-    minutes = (len(h) - 1) * interval / 60.0
-    if minutes <= 0 or h.shape[1] == 0:
-        return 0.0
-    counts = about_turn_counts(h, interval, angle_deg, window_s)
-    return float(counts.sum() / (h.shape[1] * minutes))
-
-
 def lagged_sums(vectors: Array, valid: Array, lags: int) -> tuple[Array, Array]:
-    """Sums behind `lagged_correlation`, for adding up over chunks of agents.
+    """Sums behind the pooled autocorrelation of a vector series, for adding up over chunks of
+    agents: vectors (T, n, 3), valid (T, n) bool.
 
-    Returns (num, den), each (lags + 1,): num[l] = sum of v_k . v_{k+l} over valid pairs,
-    den[l] = number of valid pairs. Requires lags <= T - 1.
+    Returns (num, den), each (lags + 1,): num[l] = sum of v_k . v_{k+l} over agents and the
+    pairs where both are valid, den[l] = number of such pairs; C(l) = num[l] / den[l]
+    (`correlation_from_sums`), 1 at lag 0 for unit vectors. For the headings it is the heading
+    autocorrelation, which decays to 0 as the heading forgets its direction; for the unit
+    turning axes (`turning_axes`, pairs with an undefined axis left out) the turning-axis
+    autocorrelation, near 1 while agents keep turning the same way. An FFT per chunk of
+    agents makes it O(T log T) per agent rather than O(T * lags). Requires lags <= T - 1.
     """
     v = _f64(vectors)
     ok = np.asarray(valid, dtype=bool)
@@ -224,41 +199,6 @@ def correlation_from_sums(num: Array, den: Array, max_lag: int) -> Array:
     return out
 
 
-def lagged_correlation(vectors: Array, valid: Array, max_lag: int) -> Array:
-    """Pooled autocorrelation of a vector series: (T, n, 3), (T, n) bool -> (max_lag + 1,).
-
-    C(l) = sum over agents a and samples k of v_k . v_{k+l}, over pairs where both are valid,
-    divided by the number of such pairs, for l = 0..max_lag; lags the series is too short for
-    are NaN. For unit vectors C(0) = 1. An FFT per chunk of agents makes it O(T log T) per
-    agent rather than O(T * max_lag).
-    """
-    t = np.shape(valid)[0]
-    if t == 0:
-        return np.full(max_lag + 1, np.nan)
-    num, den = lagged_sums(vectors, valid, min(max_lag, t - 1))
-    return correlation_from_sums(num, den, max_lag)
-
-
-def heading_autocorrelation(headings: Array, max_lag: int) -> Array:
-    """Heading autocorrelation: mean of h_k . h_{k+l} over agents and k, l = 0..max_lag.
-
-    1 at lag 0; decays to 0 as the heading forgets its direction. (T, n, 3) -> (max_lag + 1,).
-    """
-    h = _check_series(headings)
-    return lagged_correlation(h, np.ones(h.shape[:2], dtype=bool), max_lag)
-
-
-def turning_axis_autocorrelation(headings: Array, max_lag: int) -> Array:
-    """Autocorrelation of the unit turning axis: mean of u_k . u_{k+l}, l = 0..max_lag.
-
-    u_k = omega_k / |omega_k| (see `turning_axes`); pairs where either axis is undefined (no
-    turn) are left out. 1 at lag 0; stays near 1 while agents keep turning the same way.
-    (T, n, 3) -> (max_lag + 1,).
-    """
-    axes, defined = turning_axes(headings)
-    return lagged_correlation(axes, defined, max_lag)
-
-
 def decay_time(correlation: Array, interval: float) -> tuple[float, bool]:
     """When an autocorrelation first drops below 1/e (s), and whether it never did.
 
@@ -267,6 +207,10 @@ def decay_time(correlation: Array, interval: float) -> tuple[float, bool]:
     T (to within the interpolation). Returns (time, censored): if the correlation stays above
     1/e up to the last lag, (last lag in s, True): the true time is longer; if it is not
     defined even at lag 0 (NaN: nothing to correlate), (NaN, False).
+
+    The persistence (s), how long a turn lasts, is the decay time of the turning-axis
+    autocorrelation (see `lagged_sums`). Its resolution is one sample interval: a turning axis
+    that is uncorrelated from one sample to the next gives about (1 - 1/e) * interval.
     """
     c = np.asarray(correlation, dtype=np.float64)
     c = c[: np.argmax(np.isnan(c))] if np.isnan(c).any() else c
@@ -285,20 +229,13 @@ def decay_time(correlation: Array, interval: float) -> tuple[float, bool]:
     return (lag - 1 + fraction) * interval, False
 
 
-def persistence(headings: Array, interval: float, max_lag: int) -> tuple[float, bool]:
-    """Persistence (s): how long a turn lasts -- the 1/e time of the turning-axis autocorrelation.
-
-    `decay_time(turning_axis_autocorrelation(headings, max_lag), interval)`: the lag at which
-    the mean of u_k . u_{k+l} first drops below 1/e. Returns (seconds, censored), censored
-    meaning it never dropped within max_lag samples. Resolution is one sample interval: a
-    turning axis that is uncorrelated from one sample to the next gives about
-    (1 - 1/e) * interval.
-    """
-    return decay_time(turning_axis_autocorrelation(headings, max_lag), interval)
-
-
 def cell_indices(positions: Array, low: Array, high: Array, cells: int) -> Array:
-    """Flat index of the cell each position is in, cells per axis -> (T * n,) ints."""
+    """Flat index of the cell each position is in, cells per axis -> (T * n,) ints.
+
+    The box [low, high] is divided into cells^3 equal cells (`cells` along each axis, so cells
+    have the box's proportions). The coverage, in [0, 1], is the fraction of the cells that
+    any agent of the group is in at any sample.
+    """
     p = _f64(positions).reshape(-1, 3)
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
@@ -310,40 +247,17 @@ def cell_indices(positions: Array, low: Array, high: Array, cells: int) -> Array
     return (ijk[:, 0] * cells + ijk[:, 1]) * cells + ijk[:, 2]
 
 
-def coverage(positions: Array, low: Array, high: Array, cells: int) -> float:
-    """Coverage: the fraction of the enclosure's cells that any sampled position falls in.
-
-    The box [low, high] is divided into cells^3 equal cells (`cells` along each axis, so cells
-    have the box's proportions); a cell is visited if any agent of the group is in it at any
-    sample. positions: (T, n, 3) units; low, high: (3,). In [0, 1].
-    """
-    if cells < 1:
-        raise ValueError(f"cells must be >= 1, got {cells}")
-    visited = np.zeros(cells**3, dtype=bool)
-    visited[cell_indices(positions, low, high, cells)] = True
-    return float(visited.mean())
-
-
 def in_wall_band(positions: Array, low: Array, high: Array, margin: float) -> Array:
     """Whether each position is within `margin` of any wall: (..., 3) -> (...) bool.
 
-    True where min over axes of min(p - low, high - p) < margin.
+    True where min over axes of min(p - low, high - p) < margin: inside the band where
+    containment steers agents back. The wall contact, in [0, 1], is the fraction of
+    agent-samples for which it is true.
     """
     p = _f64(positions)
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
     return np.minimum(p - low, high - p).min(axis=-1) < margin
-
-
-def wall_contact(positions: Array, low: Array, high: Array, margin: float) -> float:
-    """Wall contact: the fraction of agent-samples within `margin` of any wall.
-
-    An agent-sample is in contact when min over axes of min(p - low, high - p) < margin, i.e.
-    it is inside the band where containment steers agents back. positions: (T, n, 3) units;
-    low, high: (3,); margin: units. In [0, 1].
-    """
-    band = in_wall_band(positions, low, high, margin)
-    return float(band.mean()) if band.size else 0.0
 
 
 # -------------------------------------------------------- movement-ecology measures of the path
@@ -404,10 +318,12 @@ def angle_histogram(angles_deg: Array, defined: Array, bins: int = ANGLE_BINS) -
 
 
 def msd_sums(positions: Array, lags: int) -> tuple[Array, Array]:
-    """Sums behind `mean_squared_displacement`, for adding up over chunks of agents.
+    """Sums behind the mean squared displacement, for adding up over chunks of agents.
 
     Returns (num, den), each (lags + 1,): num[m] = sum over agents and k of |p_{k+m} - p_k|^2,
-    den[m] = the number of such pairs, n * (T - m). Requires lags <= T - 1. Uses
+    den[m] = the number of such pairs, n * (T - m). MSD(m * interval) = num[m] / den[m]
+    (units^2) is the time-and-ensemble average trackpy's `emsd` computes for tracks of equal
+    length. Requires lags <= T - 1. Uses
     |p_{k+m} - p_k|^2 = |p_k|^2 + |p_{k+m}|^2 - 2 p_k . p_{k+m}, the last term by FFT (as
     tidynamics' msd does), after moving each agent's mean position to the origin so that the
     cancellation loses no digits.
@@ -425,14 +341,6 @@ def msd_sums(positions: Array, lags: int) -> tuple[Array, Array]:
     cross, _ = lagged_sums(p, np.ones((t, n), dtype=bool), lags)
     num = (heads + tails).sum(axis=1) - 2.0 * cross
     return np.maximum(num, 0.0), n * (t - m).astype(np.float64)
-
-
-def mean_squared_displacement(positions: Array, lags: int) -> Array:
-    """MSD(m * interval) for m = 0..lags: mean over agents and start samples k of
-    |p_{k+m} - p_k|^2 (units^2), the time-and-ensemble average trackpy's `emsd` computes for
-    tracks of equal length. (T, n, 3) -> (lags + 1,)."""
-    num, den = msd_sums(positions, lags)
-    return num / den
 
 
 def log_log_slope(lags_s: Array, msd: Array, points: int = 20) -> float:

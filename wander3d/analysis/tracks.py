@@ -41,7 +41,18 @@ _TIME_TOLERANCE = 1e-9
 
 
 class TracksError(ValueError):
-    """The tracks cannot be read; one line naming the file and the column or row."""
+    """The tracks cannot be read; one line naming the file and the column or row.
+
+    `missing` names the argument of `read_tracks` that would have made them readable ("dt"),
+    or is None.
+    """
+
+    def __init__(self, message: str, missing: str | None = None) -> None:
+        self.missing = missing
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str | None]]:
+        return (type(self), (str(self), self.missing))
 
 
 @dataclass(frozen=True)
@@ -167,7 +178,11 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
     elif "frame" in names:
         step = dt if dt is not None else (record.sample_interval if record else None)
         if step is None:
-            raise TracksError(f"{path}: no column 't'; to time its 'frame' column, give --dt S")
+            raise TracksError(
+                f"{path}: no column 't'; to time its 'frame' column, give the seconds per "
+                "frame (dt)",
+                missing="dt",
+            )
         times = _floats(table, "frame", path) * step
     else:
         raise TracksError(f"{path}: no column 't' or 'frame' (its columns: {columns})")

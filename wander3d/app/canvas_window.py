@@ -21,12 +21,12 @@ from PyQt6.QtCore import QCoreApplication, QEvent, Qt
 from PyQt6.QtGui import QGuiApplication, QKeyEvent, QWindow
 from PyQt6.QtOpenGL import QOpenGLWindow
 from PyQt6.QtWidgets import QWidget
-from vispy.app.backends import (
-    _pyqt6,  # noqa: F401  (first: it tells _qt to use PyQt6)
-    _qt,
-)
 
-from wander3d.render.vispy_private import application_with_canvas
+from wander3d.render.vispy_private import (
+    application_with_canvas,
+    qt_canvas_backend_base,
+    qt_surface_format,
+)
 
 
 def prefer_prompt_updates() -> None:
@@ -40,7 +40,7 @@ def prefer_prompt_updates() -> None:
     os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
 
 
-class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
+class CanvasWindow(qt_canvas_backend_base(), QOpenGLWindow):  # type: ignore[misc]
     """vispy canvas backend on a QOpenGLWindow.
 
     Qt calls paintGL when an update is due and swaps the buffers itself right after
@@ -56,7 +56,7 @@ class CanvasWindow(_qt.QtBaseCanvasBackend, QOpenGLWindow):
     def _init_specific(self, p, kwargs) -> None:
         if p.parent is not None and not isinstance(p.parent, QWindow):
             p.parent = None  # a widget parent is the container's business (embed)
-        glformat = _qt._set_config(p.context.config)
+        glformat = qt_surface_format(p.context.config)
         # Frames follow the display's refresh without tearing, as the composed main window
         # of a QOpenGLWidget did (the frame loop counts on a swap that waits for it).
         glformat.setSwapInterval(1)

@@ -198,7 +198,7 @@ class SceneFiles(QObject):
             self.session.settle()  # every edit asked for, even one made a moment ago
             scene = self.session.current_scene()
             text = scene.to_toml()
-            with output_file(path, "save as") as temporary:
+            with output_file(path) as temporary:
                 temporary.write_text(text, encoding="utf-8")
         except (SceneError, OutputError, OSError) as e:
             self.messages.problem("Cannot save scene", f"Could not save {path}: {e}")

@@ -17,7 +17,8 @@ from wander3d.scene import Scene
 
 from .engine import TRAIL_LENGTH
 
-#: Trail drawings compared, frame by frame alternately: the original and today's.
+#: Drawings compared, frame by frame alternately: the original (`reference_drawing`) and
+#: today's, with level of detail.
 DETAILS = ("reference", "lod")
 
 
@@ -81,10 +82,13 @@ def measure_frames(
     from wander3d.render.offscreen import offscreen_view
     from wander3d.render.vispy_private import bind_canvas_framebuffer
 
+    from .reference_drawing import ReferenceDrawing
+
     scene = frame_scene(agents, trail_length)
     sim = Simulation(scene)
     sim.step(trail_length + 1)
     view = offscreen_view(scene, sim, size=size, backend="egl")
+    original = ReferenceDrawing(view)
     canvas = view.canvas
     try:
         canvas.set_current()
@@ -104,7 +108,7 @@ def measure_frames(
         rows: dict[str, dict[str, list[float]]] = {d: {} for d in details}
 
         def draw(detail: str) -> dict[str, float]:
-            view.set_detail(detail)
+            original.use(detail == "reference")
             context = canvas.context
             context.flush_commands()
             start = time.perf_counter()
@@ -121,7 +125,9 @@ def measure_frames(
                 "draw_ms": drawn * 1e3,
                 "gpu_ms": gpu,
                 "read_ms": read * 1e3,
-                "segments": view.trails.last_segments,
+                "segments": (
+                    original.last_segments if original.original else view.trails.last_segments
+                ),
             }
 
         for detail in details:  # compile shaders, build index buffers

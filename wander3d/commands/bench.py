@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 from wander3d.arguments import positive_int
-from wander3d.files import output_file
 
-from .common import EXIT_OK, require_extra
+from .common import EXIT_OK, output_option, require_extra
 
 NAME = "bench"
 HELP = "measure engine speed and frame costs"
@@ -40,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
         results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
         print(format_report(results), flush=True)
         return EXIT_OK
-    with output_file(Path(args.json), "--json") as temporary:
+    with output_option("--json", Path(args.json)) as temporary:
         results = run_benchmark(quick=args.quick, sizes=args.agents, frames=not args.no_frames)
         print(format_report(results), flush=True)
         temporary.write_text(json.dumps(results, indent=2), encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from wander3d.scene import Scene, SceneError
+from wander3d.scene import MemoryFitError, Scene, SceneError, check_fits
 from wander3d.scene.feel import scene_feel, scene_warnings
 
 from .common import EXIT_BAD_INPUT, EXIT_OK, PROG, error_line, load_scene_arg
@@ -18,8 +18,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Validate scene files: for each valid scene a summary line and one line per group "
         "saying what its parameters mean in seconds and degrees, on stdout; one error line per "
-        "invalid scene and a warning per group that cannot turn back within the margin, on "
-        "stderr. Exit status 2 if any is invalid."
+        "invalid scene, a warning per group that cannot turn back within the margin and one "
+        "for a valid scene too big for this machine's memory, on stderr. Exit status 2 if any "
+        "is invalid."
     )
     parser.add_argument("scenes", nargs="+", metavar="SCENE", help="scene file or bundled name")
 
@@ -51,4 +52,8 @@ def main(args: argparse.Namespace) -> int:
             print(f"  {feel.line()}", flush=True)
         for warning in scene_warnings(scene):
             print(f"{PROG}: warning: {warning}", file=sys.stderr, flush=True)
+        try:
+            check_fits(scene)
+        except MemoryFitError as e:  # valid, but this machine cannot run it
+            print(f"{PROG}: warning: {e}", file=sys.stderr, flush=True)
     return status

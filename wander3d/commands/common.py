@@ -1,13 +1,21 @@
-"""What every command shares: exit codes, the error type and line, and reading a SCENE argument."""
+"""What every command shares: exit codes, the error type and line, reading a SCENE argument,
+and output files named by an option.
+
+The library layers name files and values in their errors; the option a value came from is the
+command line's business, so it is added here (`output_option`) or where a command reports the
+error.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from wander3d.files import OutputError, output_file
 from wander3d.scene import Scene, SceneError, bundled_scene, bundled_scenes, load_scene
 
 PROG = "wander3d"
@@ -66,3 +74,16 @@ def load_scene_arg(arg: str) -> Scene:
             names = ", ".join(bundled_scenes()) or "none"
             raise SceneError(e.file, e.key, f"no such file or bundled scene ({names})") from None
         raise
+
+
+@contextlib.contextmanager
+def output_option(option: str, path: Path) -> Iterator[Path]:
+    """`output_file(path)` for a file the option `option` (e.g. "--out") names: an OutputError
+    about that file becomes a CliError starting with the option."""
+    try:
+        with output_file(path) as temporary:
+            yield temporary
+    except OutputError as e:
+        if e.path != Path(path):  # another file's error, raised while this one was open
+            raise
+        raise CliError(f"{option} {e}") from None

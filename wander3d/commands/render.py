@@ -14,9 +14,9 @@ from pathlib import Path
 
 from wander3d.arguments import finite_float, positive_float
 from wander3d.engine.warmup import compile_kernel, compiling_notice
-from wander3d.files import output_file
+from wander3d.scene import check_fits
 
-from .common import EXIT_OK, PROG, CliError, load_scene_arg, require_extra
+from .common import EXIT_OK, PROG, CliError, load_scene_arg, output_option, require_extra
 from .progress import Progress
 
 NAME = "render"
@@ -26,6 +26,8 @@ HELP = "draw a scene offscreen to a PNG, MP4 or GIF"
 GL_BACKEND_VARIABLE = "WANDER3D_GL_BACKEND"
 #: What the render extra brings that drawing imports (top-level names).
 RENDER_MODULES = ("vispy", "imageio")
+#: The option that gives each argument of `wander3d.render.record.record`, for its errors.
+OPTIONS = {"out": "--out", "size": "--size", "fps": "--fps"}
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -76,11 +78,12 @@ def main(args: argparse.Namespace) -> int:
     )
 
     scene = load_scene_arg(args.scene)
+    check_fits(scene)
     out = Path(args.out)
     try:
         check_request(out, args.size, args.fps)
     except RecordError as e:
-        raise CliError(str(e)) from None
+        raise CliError(f"{OPTIONS[e.argument]} {e}") from None
     backend = os.environ.get(GL_BACKEND_VARIABLE, "egl")
     problem = egl_problem() if backend == "egl" else None
     if problem is None:
@@ -88,13 +91,13 @@ def main(args: argparse.Namespace) -> int:
         total = max(1, round(args.seconds / scene.dt))
         progress = Progress(sys.stderr, total, scene.agent_count, scene.dt)
         try:
-            with output_file(out, "--out") as temporary:
+            with output_option("--out", out) as temporary:
                 recording = record(
                     scene, temporary, args.seconds, args.size, args.fps, args.orbit, backend,
                     on_step=progress.update,
                 )  # fmt: skip
         except RecordError as e:
-            raise CliError(str(e)) from None
+            raise CliError(f"{OPTIONS[e.argument]} {e}") from None
         except GLUnavailable as e:
             problem = " ".join(str(e).split())  # vispy's messages span lines
         else:

@@ -28,11 +28,10 @@ from wander3d.export import (
     sidecar_path,
     writer_class,
 )
-from wander3d.files import output_file
-from wander3d.scene import Scene, memory_budget
+from wander3d.scene import Scene, check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import EXIT_OK, CliError, load_scene_arg
+from .common import EXIT_OK, CliError, load_scene_arg, output_option
 from .progress import Progress
 
 NAME = "run"
@@ -137,6 +136,7 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
 def main(args: argparse.Namespace) -> int:
     """Simulate headless, streaming sampled states to --out's writer if there is one."""
     scene, steps, every = _plan(args)
+    check_fits(scene)
     n = scene.agent_count
     samples = steps // every + 1  # the start, then every `every` steps
     if args.out is None:
@@ -146,7 +146,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         suffix = check_format(out)
     except ExportError as e:
-        raise CliError(str(e)) from None
+        raise CliError(f"--out {e}") from None
     chunk = _chunk_samples(n, samples)
     need = memory_bytes(out, samples, n, chunk)
     budget, why = memory_budget()
@@ -161,8 +161,8 @@ def main(args: argparse.Namespace) -> int:
     sidecar = sidecar_path(out) if suffix == ".csv" else None
     # Entered before the run, so a bad path fails at once; written whole or not at all.
     with (
-        output_file(out, "--out") as temporary,
-        output_file(sidecar, "--out") if sidecar else contextlib.nullcontext() as side,
+        output_option("--out", out) as temporary,
+        output_option("--out", sidecar) if sidecar else contextlib.nullcontext() as side,
     ):
         writer = writer_class(out)(temporary, scene, record)
         try:

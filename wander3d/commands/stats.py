@@ -26,11 +26,10 @@ from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.export import ExportError, Provenance
-from wander3d.files import output_file
-from wander3d.scene import memory_budget
+from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import CliError, load_scene_arg
+from .common import CliError, load_scene_arg, output_option
 from .progress import Progress
 
 NAME = "stats"
@@ -122,6 +121,7 @@ def main(args: argparse.Namespace) -> int:
         raise CliError("--dt applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
+    check_fits(scene)
     plan = plan_samples(scene.dt, seconds, args.sample_rate)
     if plan.samples < 3:
         raise CliError(
@@ -142,7 +142,7 @@ def main(args: argparse.Namespace) -> int:
     if plot_path is not None:
         _check_plotting()
     # Entered before the run, so a bad --plot path fails at once; written whole or not at all.
-    with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as plot_file:
+    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
         compile_kernel(on_slow=compiling_notice)
         sim = Simulation(scene)
@@ -188,10 +188,13 @@ def _measure_tracks(args: argparse.Namespace) -> int:
     plot_path = Path(args.plot) if args.plot is not None else None
     if plot_path is not None:
         _check_plotting()
-    with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as plot_file:
+    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         try:
             tracks = read_tracks(path, args.sample_rate, args.dt)
-        except (TracksError, ExportError) as e:
+        except TracksError as e:
+            with_dt = " with --dt S" if e.missing == "dt" else ""
+            raise CliError(f"--tracks {e}{with_dt}") from None
+        except ExportError as e:
             raise CliError(f"--tracks {e}") from None
         if tracks.cut:
             print(

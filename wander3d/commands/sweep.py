@@ -11,11 +11,11 @@ from pathlib import Path
 from wander3d.analysis.sampling import BYTES_PER_AGENT_SAMPLE, plan_samples
 from wander3d.analysis.stats import working_bytes
 from wander3d.arguments import positive_int
-from wander3d.files import output_file
+from wander3d.files import OutputError
 from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import PROG, CliError
+from .common import PROG, CliError, output_option
 from .progress import CellProgress
 
 NAME = "sweep"
@@ -118,7 +118,7 @@ def main(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
     # Entered first, so a bad --plot path fails before the sweep runs.
-    with output_file(plot_path, "--plot") if plot_path else contextlib.nullcontext() as png:
+    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as png:
         try:
             with execute.open_client(args.workers, args.scheduler) as client:
                 workers = execute.worker_count(client)
@@ -149,7 +149,10 @@ def main(args: argparse.Namespace) -> int:
         except execute.ClusterError as e:
             with contextlib.suppress(OSError):
                 store.parts_folder(out).rmdir()  # only if no cell finished
-            raise CliError(str(e)) from None
+            option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
+            raise CliError(f"{option}{e}") from None
+        except OutputError as e:  # the table, written at the end
+            raise CliError(f"--out {e}") from None
         except KeyboardInterrupt:
             print(
                 f"{PROG}: finished cells are kept in {store.parts_folder(out)}; "

@@ -9,9 +9,8 @@ from pathlib import Path
 
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
 from wander3d.arguments import finite_float, positive_float, positive_int
-from wander3d.files import output_file
 
-from .common import PROG, CliError, load_scene_arg
+from .common import PROG, CliError, load_scene_arg, output_option
 
 NAME = "tune"
 HELP = "find parameter values whose measured metrics match targets"
@@ -112,15 +111,18 @@ def main(args: argparse.Namespace) -> int:
         index = tune.group_index(scene, args.group)
         targets = {tune.metric_name(name): value for name, value in args.target}
         specs = args.vary or tune.default_keys(scene, index)
-        knobs = [tune.make_knob(scene, index, spec) for spec in specs]
-        names = [k.name for k in knobs]
-        if len(set(names)) < len(names):
-            raise tune.TuneError("--vary names a key twice")
     except tune.TuneError as e:
         raise CliError(str(e)) from None
+    try:
+        knobs = [tune.make_knob(scene, index, spec) for spec in specs]
+    except tune.TuneError as e:
+        raise CliError(f"--vary {e}") from None
+    names = [k.name for k in knobs]
+    if len(set(names)) < len(names):
+        raise CliError("--vary names a key twice")
     if plan_samples(scene.dt, args.seconds, DEFAULT_SAMPLE_RATE).samples < 3:
         raise CliError(f"--seconds {args.seconds:g} is too short to measure")
-    with output_file(Path(args.out), "--out") as temporary:
+    with output_option("--out", Path(args.out)) as temporary:
         try:
             with execute.open_client(args.workers, args.scheduler) as client:
 
@@ -147,7 +149,8 @@ def main(args: argparse.Namespace) -> int:
                     on_batch=report,
                 )
         except execute.ClusterError as e:
-            raise CliError(str(e)) from None
+            option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
+            raise CliError(f"{option}{e}") from None
         temporary.write_text(
             tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
         )

@@ -1,4 +1,8 @@
-"""The wander3d engine: numpy and the standard library only (no Qt, no vispy)."""
+"""The wander3d engine: the simulation's state arrays and its one compiled step.
+
+It imports numpy, numba (the step's kernel) and the standard library only, and no other
+layer of wander3d: no Qt, no vispy, so it runs where there is no display.
+"""
 
 from .params import (
     METHOD_KEYS,

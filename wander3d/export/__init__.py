@@ -41,7 +41,7 @@ def check_format(path: Path) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         listed = ", ".join(FORMATS)
-        raise ExportError(f"--out {path}: unknown trajectory format; use one of {listed}")
+        raise ExportError(f"{path}: unknown trajectory format; use one of {listed}")
     return suffix
 
 

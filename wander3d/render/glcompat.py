@@ -3,11 +3,11 @@
 vispy's gloo supports instanced attributes (`VertexBuffer(divisor=1)`), but its default
 ctypes backend ("gl2", the OpenGL ES 2.0 subset) lacks the OpenGL 3.3 entry points that
 drawing them needs; vispy's alternative ("gl+") requires PyOpenGL, which on headless EGL must
-also be configured before import. `ensure_instancing` gives `vispy.gloo.gl` a stand-in for each:
-vispy calls them only while executing GL commands, with the canvas's context current, and the
-first call resolves the real function (through `vispy_private.resolve_gl_function`) and puts
-it in the stand-in's place. Nothing is asked of the driver before a context exists, which
-Windows (wglGetProcAddress) requires.
+also be configured before import. `ensure_instancing` gives `vispy.gloo.gl` a stand-in for each
+(`vispy_private.add_gl_function`): vispy calls them only while executing GL commands, with the
+canvas's context current, and the first call resolves the real function (through
+`vispy_private.resolve_gl_function`) and puts it in the stand-in's place. Nothing is asked of
+the driver before a context exists, which Windows (wglGetProcAddress) requires.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class LazyGLFunction:
 
     def __call__(self, *args):
         real: Callable = vispy_private.resolve_gl_function(self.name, self.argtypes)
-        setattr(gl, self.name, real)
+        vispy_private.add_gl_function(self.name, real)
         return real(*args)
 
 
@@ -61,7 +61,7 @@ def ensure_instancing() -> None:
             "use the default 'gl2' backend"
         )
     for name in missing:
-        setattr(gl, name, LazyGLFunction(name, _NEEDED[name]))
+        vispy_private.add_gl_function(name, LazyGLFunction(name, _NEEDED[name]))
 
 
 #: Substrings of GL_RENDERER that mean the CPU rasterises (Mesa's llvmpipe, softpipe, swrast).

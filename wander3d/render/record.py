@@ -22,7 +22,18 @@ FORMATS = (".png", ".mp4", ".gif")
 
 
 class RecordError(ValueError):
-    """Bad recording request (format, size) or a missing system piece; the message says which."""
+    """A recording asked for that cannot be made; str() is one line, "VALUE: problem".
+
+    `argument` names the parameter of `record` (and `check_request`) at fault: "out", "size"
+    or "fps".
+    """
+
+    def __init__(self, argument: str, message: str) -> None:
+        self.argument = argument
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (type(self), (self.argument, str(self)))
 
 
 class GLUnavailable(RuntimeError):
@@ -39,19 +50,22 @@ class Recording:
 
 
 def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
-    """Validate before any work; returns the format suffix."""
+    """Validate before any work; returns the format suffix. RecordError if `out`'s format,
+    the `size` (width, height) in pixels or the `fps` cannot be recorded."""
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
         raise RecordError(
-            f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
+            "out", f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
         )
     width, height = size
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
-        raise RecordError(f"--size {width}x{height}: each side must be 16 to 8192 pixels")
+        raise RecordError("size", f"{width}x{height} pixels: each side must be 16 to 8192")
     if suffix == ".mp4" and (width % 2 or height % 2):
-        raise RecordError(f"--size {width}x{height}: MP4 (H.264) needs even width and height")
+        raise RecordError(
+            "size", f"{width}x{height} pixels: MP4 (H.264) needs even width and height"
+        )
     if not (0 < fps <= 240):
-        raise RecordError(f"--fps {fps:g}: must be above 0 and at most 240")
+        raise RecordError("fps", f"{fps:g} frames per second: must be above 0 and at most 240")
     return suffix
 
 

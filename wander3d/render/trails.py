@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from vispy import gloo
-from vispy.gloo.context import get_current_canvas
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
-from vispy.visuals.shaders import ModularProgram
 
 from wander3d.engine import TrailBuffer
 
@@ -23,7 +21,6 @@ from .trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
     Draw,
-    agent_rows,
     choose_level,
     drawn_samples,
     index_buffers,
@@ -32,6 +29,7 @@ from .trail_plan import (
     plan_draws,
     tier_tolerances,
 )
+from .vispy_private import draw_visual, index_prefix, set_gl_capability
 
 #: Opacity of the newest segment.
 TRAIL_ALPHA = 0.55
@@ -39,12 +37,17 @@ TRAIL_ALPHA = 0.55
 TRAIL_FADE_POWER = 2.0
 #: Trail line width in logical pixels.
 TRAIL_WIDTH = 1.0
+#: How trails are drawn: blended over what is drawn, tested against the agents' depth, never
+#: hiding what is behind them.
+TRAIL_GL_STATE = {
+    "depth_test": True,
+    "depth_mask": False,
+    "blend": True,
+    "blend_func": ("src_alpha", "one_minus_src_alpha"),
+    "line_width": TRAIL_WIDTH,
+}
 #: glEnable/glDisable capability of desktop OpenGL (not in vispy's ES 2.0 subset).
 GL_MULTISAMPLE = 0x809D
-#: How trails are drawn: "lod" joins samples that share a pixel (the default), "full" draws
-#: every visible segment, "reference" every segment of the ring with the hidden ones discarded
-#: by the shader (the original drawing, kept to compare pictures and timings against).
-DETAILS = ("lod", "full", "reference")
 #: How far (physical pixels) joined segments may stray from the path, per tier of age.
 _TIER_TOLERANCES = tier_tolerances(TRAIL_FADE_POWER)
 
@@ -85,56 +88,6 @@ void main() {
 }
 """
 
-# The original drawing, kept as the "reference" detail to compare pictures and timings with:
-# every segment of the ring is drawn, and the shader hides the chord across the wrap, the
-# oldest segment and those at a reflection. A vertex is shared by the segments before and
-# after it, so a hidden vertex hides both: the interpolated flag is positive everywhere on a
-# segment that touches one, except exactly at its other end.
-_REFERENCE_VERT = f"""
-attribute vec3 a_position;
-attribute float a_key;
-uniform float u_head;
-uniform float u_shown;     // samples shown, newest first
-uniform float u_capacity;
-uniform float u_alpha;
-uniform float u_fade_power;
-varying float v_alpha;
-varying float v_hidden;
-
-void main() {{
-    float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
-    float broken = mod(a_key - (slot + 1.0) * {FLAG_SCALE}.0, 2.0);  // flag bit 0
-    float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);
-    v_hidden = (slot < 0.0 || age >= u_shown || broken > 0.5) ? 1.0 : 0.0;
-    v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
-    gl_Position = $transform(vec4(a_position, 1.0));
-}}
-"""
-
-_REFERENCE_FRAG = """
-uniform vec3 u_color;
-varying float v_alpha;
-varying float v_hidden;
-void main() {
-    if (v_hidden > 0.0 || v_alpha <= 0.004) discard;
-    gl_FragColor = vec4(u_color, v_alpha);
-}
-"""
-
-
-class _IndexPrefix(gloo.IndexBuffer):
-    """The first `size` indices of an IndexBuffer: vispy's Program.draw always draws a whole
-    buffer, and takes the count from the buffer's size."""
-
-    def __init__(self, base: gloo.IndexBuffer, size: int) -> None:  # no GL object of its own
-        self._prefix_of = base
-        self._prefix_size = size
-
-    id = property(lambda self: self._prefix_of.id)
-    glir = property(lambda self: self._prefix_of.glir)
-    dtype = property(lambda self: self._prefix_of.dtype)
-    size = property(lambda self: self._prefix_size)
-
 
 class TrailVisual(Visual):
     """One group's trails drawn straight from a GPU copy of the engine's ring buffer.
@@ -147,19 +100,19 @@ class TrailVisual(Visual):
     the engine stores them, without interleaving (the costliest part of a frame's upload at
     a million agents). Static index buffers per level of detail are built on first use.
 
-    Attributes: `detail` (one of DETAILS), `bend` (see trail_plan.choose_level), `corners`
-    ((8, 3) world points that bound the trails, for the level of detail), `last_segments`
-    (segments drawn by the last frame, all agents), `single_sample` (rasterise the lines
-    once per pixel in a multisampled framebuffer: desktop GL only). `set_agents` draws the
-    trails of a subset of the agents only; the ring keeps everyone's samples regardless.
+    Attributes: `bend` (see trail_plan.choose_level), `corners` ((8, 3) world points that
+    bound the trails, for the level of detail), `last_segments` (segments drawn by the last
+    frame, all agents), `single_sample` (rasterise the lines once per pixel in a multisampled
+    framebuffer: desktop GL only). `set_agents` draws the trails of a subset of the agents
+    only; the ring keeps everyone's samples regardless. `rings`, `head`, `filled`, `agents`
+    and `color` let another drawing of the same trails (the benchmark's) read the GPU rings.
     """
 
     def __init__(self, n_agents: int, capacity: int, color: tuple[float, float, float]) -> None:
-        # Before Visual.__init__, which sets up the transforms of the programs.
-        self._reference_program = ModularProgram(_REFERENCE_VERT, _REFERENCE_FRAG)
         Visual.__init__(self, vcode=_VERT, fcode=_FRAG)
         self.n_agents = n_agents
         self.capacity = capacity
+        self.color = tuple(color)
         rows = capacity * n_agents
         # Keys 0 mark every row unwritten; these full uploads happen at creation only.
         self._positions = gloo.VertexBuffer(np.zeros((rows, 3), np.float32))
@@ -171,28 +124,17 @@ class TrailVisual(Visual):
         self._all_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._subset_buffers: dict[tuple[int, str], gloo.IndexBuffer] = {}
         self._agents: np.ndarray | None = None  # rows drawn; None: all
-        self._reference_program["a_position"] = self._positions
-        self._reference_program["a_key"] = self._keys
-        for program in (self.shared_program, self._reference_program):
-            program["u_capacity"] = float(capacity)
-            program["u_color"] = tuple(color)
-            program["u_alpha"] = TRAIL_ALPHA
-            program["u_fade_power"] = TRAIL_FADE_POWER
-        self.detail = "lod"
+        self.shared_program["u_capacity"] = float(capacity)
+        self.shared_program["u_color"] = self.color
+        self.shared_program["u_alpha"] = TRAIL_ALPHA
+        self.shared_program["u_fade_power"] = TRAIL_FADE_POWER
         self.bend = 0.0
         self.corners: np.ndarray | None = None
         self.last_segments = 0
         self.single_sample = False
         self.set_ring_state(head=0, size=0)
         self._draw_mode = "lines"
-        # Blend over what is drawn, test against the agents' depth, never hide what is behind.
-        self.set_gl_state(
-            depth_test=True,
-            depth_mask=False,
-            blend=True,
-            blend_func=("src_alpha", "one_minus_src_alpha"),
-            line_width=TRAIL_WIDTH,
-        )
+        self.set_gl_state(**TRAIL_GL_STATE)
         self.freeze()
 
     def set_agents(self, agents: np.ndarray | None) -> None:
@@ -213,6 +155,26 @@ class TrailVisual(Visual):
         return self.n_agents if self._agents is None else len(self._agents)
 
     @property
+    def agents(self) -> np.ndarray | None:
+        """The rows within the group whose trails are drawn (see set_agents); None: all."""
+        return self._agents
+
+    @property
+    def rings(self) -> tuple[gloo.VertexBuffer, gloo.VertexBuffer]:
+        """The GPU rings: positions ((capacity * n_agents, 3) float32) and keys."""
+        return self._positions, self._keys
+
+    @property
+    def head(self) -> int:
+        """The ring slot the next sample goes into."""
+        return self._head
+
+    @property
+    def filled(self) -> int:
+        """Slots of the ring filled so far (at most capacity)."""
+        return self._size
+
+    @property
     def _buffers(self) -> dict[tuple[int, str], gloo.IndexBuffer]:
         return self._all_buffers if self._agents is None else self._subset_buffers
 
@@ -220,10 +182,7 @@ class TrailVisual(Visual):
         """Set the ring's next-write slot and number of filled slots."""
         self._head = head
         self._size = size
-        shown = size - 1 if size >= self.capacity else size
         self.shared_program["u_head"] = float(head)
-        self._reference_program["u_head"] = float(head)
-        self._reference_program["u_shown"] = float(shown)
 
     def write(self, first_slot: int, points: np.ndarray, flags: np.ndarray) -> int:
         """Write k consecutive slots starting at `first_slot` (no wrap inside the run).
@@ -245,7 +204,6 @@ class TrailVisual(Visual):
 
     def _prepare_transforms(self, view) -> None:
         view.view_program.vert["transform"] = view.get_transform()
-        self._reference_program.vert["transform"] = view.get_transform()
 
     def _prepare_draw(self, view) -> bool:
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
@@ -255,36 +213,27 @@ class TrailVisual(Visual):
     def draw(self) -> None:
         """Issue the frame's draw calls (see trail_plan): a few prefixes of static buffers."""
         self.last_segments = 0
-        if not self.visible or self._prepare_draw(view=self) is False:
-            return
-        self._configure_gl_state()
-        if self.detail == "reference":
-            self._draw_reference()
-            return
-        glir = get_current_canvas().context.glir
+        draw_visual(self, self._draw_parts)
+
+    def _draw_parts(self, program: gloo.Program) -> None:
+        drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
+        ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
+        levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
         if self.single_sample:
             # Thin translucent lines gain little from multisampling but would pay for it in
             # every sample they blend into; the agents and the box keep their smooth edges.
-            glir.command("FUNC", "glDisable", GL_MULTISAMPLE)
+            set_gl_capability(GL_MULTISAMPLE, False)
+        segments = 0
         try:
-            self._draw_parts()
+            for d in plan_draws(self._head, drawn, self.capacity, levels):
+                self._draw_part(program, d)
+                segments += d.count
         finally:
             if self.single_sample:
-                glir.command("FUNC", "glEnable", GL_MULTISAMPLE)
-
-    def _draw_parts(self) -> None:
-        drawn = drawn_samples(self._size, self.capacity, TRAIL_ALPHA, TRAIL_FADE_POWER)
-        levels = [0]
-        if self.detail == "lod":
-            ppu = pixels_per_unit(self.get_transform("visual", "framebuffer"), self.corners)
-            levels = [choose_level(ppu, self.bend, px) for px in _TIER_TOLERANCES]
-        segments = 0
-        for d in plan_draws(self._head, drawn, self.capacity, levels):
-            self._draw_part(d)
-            segments += d.count
+                set_gl_capability(GL_MULTISAMPLE, True)
         self.last_segments = segments * self.drawn_agents
 
-    def _draw_part(self, d: Draw) -> None:
+    def _draw_part(self, program: gloo.Program, d: Draw) -> None:
         key = (d.span, d.kind) if d.kind == "partial" else (d.level, d.kind)
         if key not in self._buffers:
             if d.kind == "partial":
@@ -298,23 +247,10 @@ class TrailVisual(Visual):
             row = d.first_slot * self.n_agents
             self._rings_from[d.first_slot] = (self._positions[row:], self._keys[row:])
         stride = d.span if d.kind == "partial" else 1 << d.level
-        program = self._program
         program["a_position"], program["a_key"] = self._rings_from[d.first_slot]
         program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
         size = 2 * d.count * self.drawn_agents
-        program.draw(self._draw_mode, _IndexPrefix(self._buffers[key], size))
-
-    def _draw_reference(self) -> None:
-        key = (0, "reference")
-        if key not in self._buffers:
-            # Agent by agent, slot after slot, the wrap included: the original index order.
-            slots = np.arange(self.capacity, dtype=np.uint32)
-            agents = agent_rows(self.n_agents, self._agents)
-            start = slots * self.n_agents + agents[:, None]
-            end = (slots + 1) % self.capacity * self.n_agents + agents[:, None]
-            self._buffers[key] = gloo.IndexBuffer(np.stack([start, end], axis=-1).reshape(-1))
-        self._reference_program.draw(self._draw_mode, self._buffers[key])
-        self.last_segments = self.capacity * self.drawn_agents
+        program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
 
     def _compute_bounds(self, axis, view):
         return None
@@ -376,8 +312,7 @@ class TrailsLayer:
     """Every group's trails: one Trail node per group that has a trail.
 
     `set_level_of_detail` tells the nodes how sharply each group can turn and where the
-    trails are, so each frame can join samples that share a pixel; `set_detail` switches
-    every node to one of DETAILS.
+    trails are, so each frame can join samples that share a pixel.
     """
 
     def __init__(self, parent, buffers, colors: list[tuple[float, float, float]]) -> None:
@@ -423,14 +358,6 @@ class TrailsLayer:
         TrailVisual.single_sample); only where the framebuffer has samples."""
         for trail in self.groups.values():
             trail.node.single_sample = single
-
-    def set_detail(self, detail: str) -> None:
-        """Draw every group's trails as `detail` (one of DETAILS); the picture stays the same."""
-        if detail not in DETAILS:
-            raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
-        for trail in self.groups.values():
-            trail.node.detail = detail
-            trail.node.update()
 
     @property
     def last_segments(self) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import vispy.app
 from vispy import gloo
 from vispy.io import write_png
 
@@ -105,11 +106,21 @@ class SimulationView:
     ) -> None:
         ensure_instancing()
         config = {"samples": samples} if samples else None
+        # The Application as the canvas would choose it, to know before it exists whether it
+        # needs vispy's buffer swap after each draw.
+        if app is None:
+            app = vispy.app.use_app(call_reuse=False)
+        elif isinstance(app, str):
+            app = vispy.app.Application(app)
         self.canvas = _Canvas(
-            keys=None, size=size, show=show, app=app, parent=parent, config=config
+            keys=None,
+            size=size,
+            show=show,
+            app=app,
+            parent=parent,
+            config=config,
+            autoswap=not _composes_itself(app),
         )
-        if _composes_itself(self.canvas.app):
-            self.canvas.events.draw.disconnect((self.canvas, "swap_buffers"))
         # Errors in draw callbacks must reach the caller (and the app's excepthook), not be
         # printed and swallowed by vispy.
         self.canvas.events.ignore_callback_errors = False
@@ -257,13 +268,6 @@ class SimulationView:
         for sl, rows in zip(self.sim.group_slices, self.agents.rows, strict=True):
             drawn[sl if rows is None else sl.start + rows] = True
         return drawn
-
-    def set_detail(self, detail: str) -> None:
-        """How to draw: "lod" (the default), "full" (trails without level of detail) or
-        "reference" (everything as originally drawn, to compare pictures and timings)."""
-        self.trails.set_detail(detail)
-        self.agents.set_culling(detail != "reference")
-        self.canvas.update()
 
     def set_single_sample_trails(self, single: bool) -> None:
         """Rasterise trails once per pixel in a multisampled framebuffer (the default when

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+#: What errors call a scene that was not read from a file.
+NO_FILE = "<scene>"
+
 
 class SceneError(ValueError):
     """An invalid scene.
 
     str() is one line: "FILE: KEY.PATH: problem", e.g.
     "scenes/bad.toml: groups[0].wander.radious: unknown key, did you mean 'radius'?".
-    FILE is the path as the user gave it, or "<scene>" for a dictionary with no file; the key
+    FILE is the path as the user gave it, or NO_FILE ("<scene>") for a dictionary; the key
     path is left out for problems of the file as a whole (missing, not UTF-8, bad TOML).
 
     Attributes: `file` (str), `key` (str or None), `problem` (str).

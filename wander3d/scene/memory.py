@@ -1,16 +1,29 @@
-"""Will a scene's arrays fit in memory? A conservative estimate and the budget it must fit.
+"""Will a scene's arrays fit in memory? A conservative estimate, and two limits it must meet.
 
 A scene with a million agents and long trails would make the engine allocate gigabytes and then
-die (or swap the machine to a halt); rejecting it at load time with the numbers is kinder.
+die (or swap the machine to a halt); refusing it before with the numbers is kinder. Two
+questions, asked at two places:
+
+- Is the scene valid? Validation (`load_scene`) rejects a scene whose estimate is above
+  MAX_SCENE_BYTES, a fixed bound, so a file is valid or invalid on every machine alike.
+- Does it fit here? `check_fits(scene)` compares the estimate with this machine's
+  `memory_budget()` and raises MemoryFitError if it does not fit. Whoever is about to build
+  the simulation asks, where it will run: `wander3d run`, `stats` and `render`, every sweep
+  and tune task on its Dask worker, and the app before it opens a scene.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wander3d.engine.params import GroupParams
+from wander3d.scene.errors import NO_FILE
+
+if TYPE_CHECKING:
+    from wander3d.scene.model import Scene
 
 #: Per-agent simulation state (265 bytes in the engine today: positions, velocities,
 #: headings, frames, targets, forces, random keys...) plus the temporaries of a step.
@@ -22,6 +35,31 @@ _GIB = 1024**3
 _MIB = 1024**2
 #: Used when the platform cannot tell its memory size (not POSIX): a modest laptop.
 _ASSUMED_RAM = 8 * _GIB
+#: The largest estimate a valid scene may have, on any machine: more than a workstation
+#: holds, so a bigger scene is a typo (count = 1_000_000 with trail_length = 100_000 would
+#: need 1.2 TiB). Whether a valid scene fits on this machine is `check_fits`'s question.
+MAX_SCENE_BYTES = 256 * _GIB
+
+
+class MemoryFitError(ValueError):
+    """A valid scene that does not fit in this machine's memory budget.
+
+    str() is one line, "FILE: problem", e.g. "big.toml: 2,000 agents with 200,000 trail points
+    need about 3.5 MiB, more than the 1.0 MiB this machine allows (half the physical memory);
+    lower count or trail_length". Attributes: `file` (the scene's file, or "<scene>"),
+    `problem` (str), `need` and `budget` (bytes).
+    """
+
+    def __init__(self, file: str, problem: str, need: int, budget: int) -> None:
+        self.file = file
+        self.problem = problem
+        self.need = need
+        self.budget = budget
+        super().__init__(f"{file}: {problem}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, int, int]]:
+        # Raised on a Dask worker, it is pickled back to the client.
+        return (type(self), (self.file, self.problem, self.need, self.budget))
 
 
 def estimate_bytes(groups: Iterable[GroupParams]) -> int:
@@ -32,6 +70,31 @@ def estimate_bytes(groups: Iterable[GroupParams]) -> int:
         agents += g.count
         points += g.count * g.trail_length
     return agents * AGENT_STATE_BYTES + points * TRAIL_POINT_BYTES
+
+
+def describe_need(groups: Sequence[GroupParams]) -> str:
+    """What the groups need, in words: "2,000 agents with 200,000 trail points need about
+    3.5 MiB"."""
+    agents = sum(g.count for g in groups)
+    points = sum(g.count * g.trail_length for g in groups)
+    need = format_bytes(estimate_bytes(groups))
+    return f"{agents:,} agents with {points:,} trail points need about {need}"
+
+
+def check_fits(scene: Scene) -> None:
+    """Raise MemoryFitError if `scene`'s arrays (`estimate_bytes`) would not fit in this
+    machine's `memory_budget()`; do nothing if they would. Call it where the simulation will
+    be built: on the machine, and in the process, that runs it."""
+    need = estimate_bytes(scene.groups)
+    budget, why = memory_budget()
+    if need > budget:
+        raise MemoryFitError(
+            NO_FILE if scene.source is None else str(scene.source),
+            f"{describe_need(scene.groups)}, more than the {format_bytes(budget)} this machine "
+            f"allows ({why}); lower count or trail_length",
+            need,
+            budget,
+        )
 
 
 def _physical_ram() -> int | None:

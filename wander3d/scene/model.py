@@ -10,11 +10,9 @@ from typing import Any
 
 from wander3d.engine.params import METHOD_KEYS, SHARED_WANDER_KEYS, Enclosure, GroupParams
 from wander3d.scene import schema
+from wander3d.scene.errors import NO_FILE
 from wander3d.scene.toml_writer import dumps
 from wander3d.scene.validate import parse_scene
-
-#: What errors name when a scene has no file.
-NO_FILE = "<scene>"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from wander3d.engine.params import (
 from wander3d.scene import schema
 from wander3d.scene.colors import parse_color
 from wander3d.scene.errors import SceneError
-from wander3d.scene.memory import estimate_bytes, format_bytes, memory_budget
+from wander3d.scene.memory import MAX_SCENE_BYTES, describe_need, estimate_bytes, format_bytes
 from wander3d.scene.schema import (
     BOOLEAN,
     CHOICE,
@@ -328,16 +328,13 @@ def _read_groups(ctx: _Context, value: Any, dt: float) -> tuple[GroupParams, ...
                 f"duplicate group name {show(g.name)} (also groups[{seen[g.name]}].name)",
             )
         seen[g.name] = i
-    need = estimate_bytes(groups)
-    budget, why = memory_budget()
-    if need > budget:
-        agents = sum(g.count for g in groups)
-        points = sum(g.count * g.trail_length for g in groups)
+    # A fixed bound, the same on every machine; whether the scene fits on this one is asked
+    # where it runs (`memory.check_fits`).
+    if estimate_bytes(groups) > MAX_SCENE_BYTES:
         raise ctx.error(
             "groups",
-            f"{agents:,} agents with {points:,} trail points need about {format_bytes(need)}, "
-            f"more than the {format_bytes(budget)} allowed ({why}); "
-            "lower count or trail_length",
+            f"{describe_need(groups)}, more than the {format_bytes(MAX_SCENE_BYTES)} a scene "
+            "may use; lower count or trail_length",
         )
     return groups
 

@@ -1,5 +1,8 @@
 """Parameter sweeps and tuning on dask.distributed, headless (no Qt, no vispy).
 
+It imports numpy, pyarrow and the engine, scene, analysis and helper layers; dask,
+optuna and matplotlib (the atlas) only inside the functions that need them.
+
     from wander3d.sweep import load_sweep, open_client, run_sweep
     sweep = load_sweep("atlas.toml")            # every cell built and validated
     with open_client(workers=2) as client:      # or scheduler="tcp://host:8786"
@@ -10,7 +13,7 @@
 atlas and `tune` searches parameters for target metrics.
 """
 
-from .execute import ClusterError, open_client
+from .execute import ClusterError, SchedulerError, open_client
 from .keys import KeyPath, KeyPathError, parse_key_path
 from .run import SweepRun, run_sweep
 from .spec import Axis, Cell, Sweep, SweepError, load_sweep, parse_sweep
@@ -21,6 +24,7 @@ __all__ = [
     "ClusterError",
     "KeyPath",
     "KeyPathError",
+    "SchedulerError",
     "Sweep",
     "SweepError",
     "SweepRun",

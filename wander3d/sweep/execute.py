@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from wander3d.analysis import GroupStats, compute_stats, sample_spec
-from wander3d.scene import Scene
+from wander3d.scene import MemoryFitError, Scene, check_fits
 
 #: How long to wait for a remote scheduler before giving up (s).
 CONNECT_TIMEOUT_S = 20
@@ -24,6 +24,19 @@ CONNECT_TIMEOUT_S = 20
 
 class ClusterError(RuntimeError):
     """The cluster cannot be reached or cannot run wander3d; str() is one line."""
+
+
+class SchedulerError(ClusterError):
+    """The scheduler at an address cannot be used; str() is "ADDRESS: problem", and
+    `address` is the address as given."""
+
+    def __init__(self, address: str, problem: str) -> None:
+        self.address = address
+        self.problem = problem
+        super().__init__(f"{address}: {problem}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (type(self), (self.address, self.problem))
 
 
 def default_workers() -> int:
@@ -42,6 +55,7 @@ def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats
     """
     import numba
 
+    check_fits(scene)  # on the worker: its memory, not the client's
     numba.set_num_threads(1)
     samples = sample_spec(scene, seconds, sample_rate)
     stats, _ = compute_stats(samples, scene.groups)
@@ -63,7 +77,8 @@ def open_client(
 
     scheduler: address of an existing cluster ("tcp://host:8786"); else a LocalCluster of
     `workers` processes (default: one per core), or threads with processes=False (tests).
-    Raises ClusterError if the scheduler cannot be reached or its workers lack wander3d.
+    Raises SchedulerError if the scheduler cannot be reached or has no workers, ClusterError
+    if the workers lack wander3d.
     """
     from dask.distributed import Client, LocalCluster
 
@@ -73,7 +88,7 @@ def open_client(
             try:
                 client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
             except (OSError, TimeoutError, ValueError) as e:
-                raise ClusterError(f"--scheduler {scheduler}: cannot connect: {e}") from None
+                raise SchedulerError(scheduler, f"cannot connect: {e}") from None
         else:
             cluster = LocalCluster(
                 n_workers=workers or default_workers(),
@@ -91,7 +106,9 @@ def open_client(
         with contextlib.suppress(Exception):
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
         if not client.scheduler_info()["workers"]:
-            raise ClusterError(f"--scheduler {scheduler}: the cluster has no workers")
+            if scheduler is None:
+                raise ClusterError("the local cluster started no workers")
+            raise SchedulerError(scheduler, "the cluster has no workers")
         try:
             client.run(prepare_worker)
         except ImportError as e:
@@ -119,7 +136,8 @@ def run_tasks(
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
     (after the results that finished before it were handed over); ClusterError if the
-    workers running a task kept dying.
+    workers running a task kept dying, or if its scene does not fit in the memory of the
+    worker it ran on (each task checks, `check_fits`, where it runs).
     """
     from dask.distributed import KilledWorker, as_completed
 
@@ -136,6 +154,8 @@ def run_tasks(
                     f"workers died running task {futures[future]} (out of memory?); use fewer "
                     "agents or seconds per run, or fewer workers"
                 ) from None
+            except MemoryFitError as e:
+                raise ClusterError(f"task {futures[future]}, on its worker: {e.problem}") from None
             on_result(futures[future], stats)
     finally:
         client.cancel(list(futures))

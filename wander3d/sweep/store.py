@@ -214,11 +214,11 @@ def build_table(sweep: Sweep, results: dict[str, list[dict[str, Any]]]) -> pa.Ta
 def write_table(table: pa.Table, out: Path, sweep_text: str) -> None:
     """Write `table` to `out` (.parquet, or .csv with a .json sidecar), whole or not at all."""
     if table_format(out) == "parquet":
-        with output_file(out, "--out") as temporary:
+        with output_file(out) as temporary:
             pq.write_table(table, temporary)
         return
     sidecar = out.with_suffix(".json")
-    with output_file(out, "--out") as temporary, output_file(sidecar, "--out") as side:
+    with output_file(out) as temporary, output_file(sidecar) as side:
         with open(temporary, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f, lineterminator="\n")
             writer.writerow(table.column_names)

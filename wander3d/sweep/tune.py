@@ -96,23 +96,26 @@ def default_keys(scene: Scene, index: int) -> list[str]:
 
 
 def make_knob(scene: Scene, index: int, spec: str) -> Knob:
-    """A knob from "KEY" or "KEY=LO:HI", KEY relative to the group ("wander.jitter")."""
+    """A knob from "KEY" or "KEY=LO:HI", KEY relative to the group ("wander.jitter").
+
+    TuneError "SPEC: problem" if the key cannot be tuned or the bounds are not LO < HI.
+    """
     name, _, bounds = spec.partition("=")
     try:
         path = parse_key_path(f"groups[{index}].{name}")
     except KeyPathError:
-        raise TuneError(f"--vary {spec}: no group key {name!r} (e.g. wander.jitter)") from None
+        raise TuneError(f"{spec}: no group key {name!r} (e.g. wander.jitter)") from None
     key = path.schema_key
     if key.type != schema.FLOAT:
-        raise TuneError(f"--vary {spec}: only decimal keys can be tuned")
+        raise TuneError(f"{spec}: only decimal keys can be tuned")
     start = path.read(scene.to_dict())
     if start is None:
-        raise TuneError(f"--vary {spec}: the group's method does not use {name}")
+        raise TuneError(f"{spec}: the group's method does not use {name}")
     if bounds:
         try:
             low, high = (float(b) for b in bounds.split(":"))
         except ValueError:
-            raise TuneError(f"--vary {spec}: expected KEY=LO:HI, e.g. wander.jitter=2:40") from None
+            raise TuneError(f"{spec}: expected KEY=LO:HI, e.g. wander.jitter=2:40") from None
     else:
         low, high = start / SPAN, start * SPAN
     if key.lo is not None:
@@ -120,7 +123,7 @@ def make_knob(scene: Scene, index: int, spec: str) -> Knob:
     if key.hi is not None:
         high = min(high, key.hi)
     if not (0 < low < high and math.isfinite(high)):
-        raise TuneError(f"--vary {spec}: give positive bounds LO < HI, e.g. {name}=1:50")
+        raise TuneError(f"{spec}: give positive bounds LO < HI, e.g. {name}=1:50")
     return Knob(name, path, low, high, float(start))
 
 
