@@ -296,3 +296,18 @@ def test_two_slider_edits_within_one_frame_both_land(window, qtbot, monkeypatch)
         wait_engine_idle(window, qtbot)
         wander = window.session.groups[0].wander
         assert (wander.jitter, wander.radius) == (jitter, radius)
+
+
+def test_a_scene_too_big_for_this_machine_gets_a_dialog_and_the_scene_runs_on(
+    window, dialogs, tmp_path, monkeypatch, qtbot
+):
+    path = tmp_path / "huge.toml"
+    path.write_text("[[groups]]\ncount = 5000\n", encoding="utf-8")
+    monkeypatch.setattr("wander3d.scene.memory.memory_budget", lambda: (100_000, "a test budget"))
+    assert not window.files.open_scene(path)
+    assert dialogs and dialogs[-1][0] == "Cannot open scene"
+    assert "huge.toml" in dialogs[-1][1] and "a test budget" in dialogs[-1][1]
+    assert window.session.scene.name == "Small"
+    window.session.single_step()
+    wait_engine_idle(window, qtbot)
+    assert window.session.step == 1

@@ -14,7 +14,7 @@ import pytest
 from scene_support import REPO, write
 
 from wander3d.engine import Simulation
-from wander3d.scene import SceneError, load_scene
+from wander3d.scene import MemoryFitError, SceneError, load_scene
 from wander3d.session import Session
 
 SCENE = """
@@ -212,3 +212,15 @@ def test_the_session_imports_no_gui():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
     )
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+
+
+def test_a_scene_too_big_for_this_machine_is_refused_and_the_old_one_kept(
+    session, scene, monkeypatch
+):
+    monkeypatch.setattr("wander3d.scene.memory.memory_budget", lambda: (10_000, "a test budget"))
+    with pytest.raises(MemoryFitError, match="a test budget"):
+        session.open(scene.replace(name="Huge"))
+    assert session.scene.name == "Session"
+    session.advance(2)
+    session.settle()
+    assert session.step == 2

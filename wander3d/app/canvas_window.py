@@ -93,7 +93,7 @@ class CanvasWindow(qt_canvas_backend_base(), QOpenGLWindow):  # type: ignore[mis
             return self.container.hasFocus()
         return QGuiApplication.focusWindow() is self
 
-    def event(self, ev: QEvent) -> bool:
+    def event(self, ev: QEvent | None) -> bool:
         """What a widget in the main window would get from Qt, the embedded window passes on.
 
         Tab and Shift+Tab move the keyboard focus on to the panels (a window container
@@ -102,19 +102,22 @@ class CanvasWindow(qt_canvas_backend_base(), QOpenGLWindow):  # type: ignore[mis
         A new display scale on the same screen resizes the drawing as a move to another
         screen does.
         """
+        if ev is None:
+            return super().event(ev)
         kind = ev.type()
         if kind == _DPR_CHANGE:
             self.screen_changed(self.screen())
         container = self.container
         if container is not None:
-            if kind == QEvent.Type.KeyPress and _moves_focus(ev):
+            if isinstance(ev, QKeyEvent) and kind == QEvent.Type.KeyPress and _moves_focus(ev):
                 return QCoreApplication.sendEvent(container, ev)
             if kind == QEvent.Type.Wheel and not container.hasFocus():
                 container.setFocus(Qt.FocusReason.MouseFocusReason)
-            if kind in _DRAG_HANDLERS and container.window().acceptDrops():
+            main = container.window()
+            if kind in _DRAG_HANDLERS and main is not None and main.acceptDrops():
                 # Its handler itself: Qt would route a drag event sent to the main window
                 # back to the widget under the pointer, the container, which sends it here.
-                getattr(container.window(), _DRAG_HANDLERS[kind])(ev)
+                getattr(main, _DRAG_HANDLERS[kind])(ev)
                 return True
         return super().event(ev)
 

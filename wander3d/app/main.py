@@ -11,7 +11,14 @@ from PyQt6.QtCore import QEventLoop, QSettings, QTimer
 from PyQt6.QtWidgets import QApplication, QProgressDialog
 
 from wander3d.engine.warmup import compile_kernel
-from wander3d.scene import Scene, SceneError, bundled_scene, load_scene
+from wander3d.scene import (
+    MemoryFitError,
+    Scene,
+    SceneError,
+    bundled_scene,
+    check_fits,
+    load_scene,
+)
 
 from .canvas_window import prefer_prompt_updates
 from .errors import install_excepthook
@@ -24,11 +31,14 @@ APPLICATION = "wander3d"
 
 
 def load_start_scene(path: Path | None) -> tuple[Scene, str | None]:
-    """The scene to start with: `path`'s, or the bundled default (with why, if `path` failed)."""
+    """The scene to start with: `path`'s, or the bundled default (with why, if `path` failed:
+    an invalid file, or a scene too big for this machine's memory)."""
     if path is not None:
         try:
-            return load_scene(path), None
-        except SceneError as e:
+            scene = load_scene(path)
+            check_fits(scene)
+            return scene, None
+        except (SceneError, MemoryFitError) as e:
             return load_scene(bundled_scene()), str(e)
     return load_scene(bundled_scene()), None
 

@@ -16,7 +16,7 @@ from PyQt6.QtGui import QAction
 from PyQt6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
 from wander3d.files import OutputError, output_file
-from wander3d.scene import Scene, SceneError, load_scene
+from wander3d.scene import MemoryFitError, Scene, SceneError, load_scene
 from wander3d.session import Session
 
 from .actions import Actions
@@ -120,6 +120,9 @@ class SceneFiles(QObject):
         """Run `scene` in place of the current one; False (and nothing changed) on failure."""
         try:
             self.session.open(scene, reloaded=reloaded)
+        except MemoryFitError as e:
+            self.messages.problem("Cannot open scene", str(e))
+            return False
         except MemoryError:
             self.messages.problem(
                 "Cannot open scene",

@@ -94,6 +94,7 @@ class ReferenceTrailVisual(Visual):
         self._original["u_alpha"] = TRAIL_ALPHA
         self._original["u_fade_power"] = TRAIL_FADE_POWER
         self._indexed_agents: np.ndarray | bool | None = False  # False: no index buffer yet
+        self._index_buffer: gloo.IndexBuffer | None = None
         self.last_segments = 0
         self._draw_mode = "lines"
         self.set_gl_state(**TRAIL_GL_STATE)

@@ -285,7 +285,8 @@ def qt_private_api_problems() -> list[str]:
     base = getattr(qt, "QtBaseCanvasBackend", None)
     if not (isinstance(base, type) and issubclass(base, BaseCanvasBackend)):
         return ["vispy.app.backends._qt.QtBaseCanvasBackend is gone"]
-    init = _source(base.__init__)
+    own_init = vars(base).get("__init__")
+    init = _source(own_init) if own_init is not None else ""
     if "self._init_specific(p, kwargs)" not in init or "self._initialized" not in init:
         problems.append("QtBaseCanvasBackend.__init__ no longer calls _init_specific(p, kwargs)")
     parameters = _source(BaseCanvasBackend._process_backend_kwargs)

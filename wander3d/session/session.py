@@ -25,7 +25,7 @@ import numpy as np
 from psygnal import Signal, SignalGroup
 
 from wander3d.engine import GroupParams, Simulation
-from wander3d.scene import Scene
+from wander3d.scene import Scene, check_fits
 
 from .edits import GroupEdit
 from .path import TRACE_MAX_AGENTS, PathTracer
@@ -134,6 +134,7 @@ class Session:
     """
 
     def __init__(self, scene: Scene, notify: Callable[[], None] = lambda: None) -> None:
+        """Raises MemoryFitError if `scene` does not fit in this machine's memory budget."""
         self.events = SessionEvents()
         #: Called on the engine thread when a job finished; the owner may replace it.
         self.notify = notify
@@ -224,11 +225,13 @@ class Session:
     def open(self, scene: Scene, reloaded: bool = False) -> None:
         """Run `scene` from its start in place of the current one; queued work is dropped.
 
-        Raises MemoryError (nothing changed) if its simulation does not fit in memory.
+        Raises MemoryFitError (nothing changed) if its simulation would not fit in this
+        machine's memory budget, MemoryError if allocating it failed all the same.
         """
         self._start(scene, reloaded)
 
     def _start(self, scene: Scene, reloaded: bool) -> None:
+        check_fits(scene)
         sim = Simulation(scene)
         self._generation += 1
         self._run = _Run(self._generation, sim, Timeline(sim))
