@@ -1,12 +1,12 @@
 """Which tests need more than the core install, and why they skip where it is missing.
 
 Markers (registered in pyproject.toml): `gl` tests draw with OpenGL (vispy; EGL, or Qt on the
-virtual X display); `app` tests use Qt (PyQt6 with pytest-qt on pytest-xvfb's display): the
-app's window, or a Qt GL canvas. A test that does both has both. conftest.py skips a marked
-test where what it needs is not installed, naming the extra that brings it, so that in a
-core-only install (`pip install -e ".[test-core]"`) `pytest -ra` lists every skipped test and
-why. A test module that imports vispy or PyQt6 when it is imported skips as a whole, first
-thing, with the same reason:
+virtual X display); `render` tests import the drawing code without drawing; `app` tests use Qt
+(PyQt6 with pytest-qt on pytest-xvfb's display): the app's window, or a Qt GL canvas. A test that
+does both has both. conftest.py skips a marked test where what it needs is not installed, naming the
+extra that brings it, so that in a core-only install (`pip install -e ".[test-core]"`) `pytest -ra`
+lists every skipped test and why. A test module that imports vispy or PyQt6 when it is imported
+skips as a whole, first thing, with the same reason:
 
     pytest.importorskip("PyQt6", reason=missing_extra("app"))
 """
@@ -25,7 +25,7 @@ EXTRA_MODULES = {
 }
 
 #: marker -> the extras its tests need, the most basic first (its reason is the one given).
-MARKER_EXTRAS = {"gl": ("render",), "app": ("app", "test")}
+MARKER_EXTRAS = {"gl": ("render",), "render": ("render",), "app": ("app", "test")}
 
 
 @cache

@@ -172,7 +172,7 @@ def test_run_reports_a_full_disk_in_one_line_and_leaves_the_target_alone(tmp_pat
     [
         ["run", "default", "--seconds", "1"],
         ["stats", "default", "--seconds", "1"],
-        ["render", "default", "--out", "OUT/default.png"],
+        pytest.param(["render", "default", "--out", "OUT/default.png"], marks=pytest.mark.render),
     ],
 )
 def test_a_scene_too_big_for_this_machine_is_one_error_line(tmp_path, monkeypatch, capsys, command):

@@ -112,6 +112,7 @@ def test_a_knob_error_names_the_key_as_given():
         tune.make_knob(scene, 0, "wander.jitter=9:3")
 
 
+@pytest.mark.render
 @pytest.mark.parametrize(
     ("out", "size", "fps", "argument", "message", "option"),
     [
