@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -141,8 +142,13 @@ def run_tasks(
     """
     from dask.distributed import KilledWorker, as_completed
 
+    # A fresh token per call: a cancel of this call's futures, still on its way to the
+    # scheduler, must not reach a later call's task of the same cell.
+    token = uuid.uuid4().hex[:8]
     futures = {
-        client.submit(measure, scene, seconds, sample_rate, key=f"wander3d-{key}", pure=False): key
+        client.submit(
+            measure, scene, seconds, sample_rate, key=f"wander3d-{key}-{token}", pure=False
+        ): key
         for key, scene in tasks
     }
     try:
@@ -158,4 +164,4 @@ def run_tasks(
                 raise ClusterError(f"task {futures[future]}, on its worker: {e.problem}") from None
             on_result(futures[future], stats)
     finally:
-        client.cancel(list(futures))
+        client.cancel([future for future in futures if not future.done()])
