@@ -94,7 +94,7 @@ def test_commands_run_in_the_order_asked(session, scene):
     session.advance(5)
     session.seek(10)
     session.settle()
-    reference = Simulation(scene)
+    reference = Simulation(scene.run_spec)
     reference.step(10)
     assert session.step == 10 and session.head == 15
     np.testing.assert_array_equal(session.simulation.positions, reference.positions)
@@ -157,7 +157,7 @@ def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
         session.wait(5.0)
         session.collect()
     points, _breaks = session.path
-    reference = Simulation(scene)
+    reference = Simulation(scene.run_spec)
     expected = [reference.positions[33].copy()]
     for _ in range(40):
         reference.step(1)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine import Simulation, SimulationSpec
+from wander3d.engine import RunSpec, Simulation
 
 Array = np.ndarray
 
@@ -130,11 +130,11 @@ def sample_simulation(
 
 
 def sample_spec(
-    spec: SimulationSpec,
+    spec: RunSpec,
     seconds: float,
     rate: float = DEFAULT_SAMPLE_RATE,
     progress: Callable[[int], None] | None = None,
 ) -> Samples:
-    """A fresh Simulation of `spec` (a Scene, say), sampled from its start for `seconds`."""
+    """A fresh Simulation of `spec` (a scene's run_spec), sampled from its start for `seconds`."""
     sim = Simulation(spec)
     return sample_simulation(sim, plan_samples(sim.dt, seconds, rate), progress)

@@ -11,7 +11,7 @@ from .params import (
     STEERING_MODES,
     Enclosure,
     GroupParams,
-    SimulationSpec,
+    RunSpec,
     WanderParams,
 )
 from .simulation import Simulation
@@ -25,8 +25,8 @@ __all__ = [
     "STEERING_MODES",
     "Enclosure",
     "GroupParams",
+    "RunSpec",
     "Simulation",
-    "SimulationSpec",
     "Snapshot",
     "TrailBuffer",
     "TrailView",

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import kernel
-from .params import METHODS, Enclosure, GroupParams, SimulationSpec
+from .params import METHODS, Enclosure, GroupParams, RunSpec
 from .snapshot import Snapshot
 from .trails import TrailBuffer, TrailView, trail_layout
 from .vecmath import dot, flatten_y, normalize, perpendicular, random_unit
@@ -48,7 +48,7 @@ class Simulation:
     each group a contiguous block (see `group_slices`).
     """
 
-    def __init__(self, spec: SimulationSpec, *, steady_start: bool = True) -> None:
+    def __init__(self, spec: RunSpec, *, steady_start: bool = True) -> None:
         """steady_start: draw groups with vertical < 1 from their steady state (see above)."""
         self.dt: float = float(spec.dt)
         self._steady_start = steady_start
@@ -208,7 +208,7 @@ class Simulation:
         """
         g = self.groups[index]
         sample = dataclasses.replace(g, count=SETTLE_AGENTS, trail_length=0)
-        spec = _Spec(
+        spec = RunSpec(
             seed=(self.seed * 1_000_003 + index + 1) % 2**32,
             dt=self.dt,
             enclosure=self.enclosure,
@@ -503,16 +503,6 @@ class Simulation:
         for trail in self._trails:
             trail.restart()
             trail.sync(self.step_count)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Spec:
-    """A SimulationSpec built here (for measuring a group's steady state)."""
-
-    seed: int
-    dt: float
-    enclosure: Enclosure
-    groups: tuple[GroupParams, ...]
 
 
 def _turn_about_y(v: Array, angle: Array) -> Array:

@@ -1,6 +1,6 @@
 """What a group's parameters mean in seconds, degrees and units, before anyone runs it.
 
-`scene_feel(scene)` returns one `GroupFeel` per group: how long its turns last (the 1/e time
+`scene_feel(spec)` returns one `GroupFeel` per group: how long its turns last (the 1/e time
 of its wander target's direction in the agent's frame), its sharpest sustained turn, and how
 far it travels while turning back from a wall at full speed, with warnings where the margin
 is too thin for that. `wander3d check` prints `GroupFeel.line()`; the app shows the warnings.
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander3d.engine.kernel import LOOKAHEAD, PITCH_SPREAD, RAMP_FRACTION, RANDOM_HOLD
-from wander3d.engine.params import Enclosure, GroupParams
+from wander3d.engine.params import Enclosure, GroupParams, RunSpec
+from wander3d.scene.model import Scene
 
 _INVERSE_E = math.exp(-1.0)
 
@@ -181,14 +182,11 @@ def group_feel(g: GroupParams, enclosure: Enclosure) -> GroupFeel:
     )
 
 
-def scene_feel(scene: object) -> tuple[GroupFeel, ...]:
-    """`group_feel` of every group of a scene (anything with `enclosure` and `groups`)."""
-    enclosure: Enclosure = scene.enclosure  # type: ignore[attr-defined]
-    groups: tuple[GroupParams, ...] = scene.groups  # type: ignore[attr-defined]
-    return tuple(group_feel(g, enclosure) for g in groups)
+def scene_feel(spec: RunSpec) -> tuple[GroupFeel, ...]:
+    """`group_feel` of every group of a run (a scene's `run_spec`, say)."""
+    return tuple(group_feel(g, spec.enclosure) for g in spec.groups)
 
 
-def scene_warnings(scene: object) -> list[str]:
+def scene_warnings(scene: Scene) -> list[str]:
     """Every warning about a scene: converted old keys first, then each group's feel."""
-    notices = list(getattr(scene, "notices", ()))
-    return notices + [w for f in scene_feel(scene) for w in f.warnings]
+    return [*scene.notices, *(w for f in scene_feel(scene.run_spec) for w in f.warnings)]

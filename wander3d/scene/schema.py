@@ -23,6 +23,7 @@ from wander3d.engine.params import (
     STEERING_MODES,
     Enclosure,
     GroupParams,
+    RunSpec,
     WanderParams,
 )
 
@@ -140,10 +141,10 @@ KEYS: tuple[Key, ...] = (
     # [scene]
     Key("scene", "name", STRING, None, "", "Shown in the window title and by `wander3d check`.",
         default_doc="the file name without .toml"),
-    Key("scene", "seed", INTEGER, 0, "",
+    Key("scene", "seed", INTEGER, _engine_default(RunSpec, "seed"), "",
         "Seeds the one random generator: the same scene and seed give a bit-identical run.",
         lo=0, hi=2**32 - 1),
-    Key("scene", "dt", FLOAT, 1 / 60, "s",
+    Key("scene", "dt", FLOAT, _engine_default(RunSpec, "dt"), "s",
         "Simulated seconds per fixed step. Parameters are per second, so a scene looks the "
         "same at any dt; smaller is smoother and costs more.",
         lo=0, lo_open=True, hi=0.1, default_doc="1/60"),

@@ -232,7 +232,7 @@ class Session:
 
     def _start(self, scene: Scene, reloaded: bool) -> None:
         check_fits(scene)
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec)
         self._generation += 1
         self._run = _Run(self._generation, sim, Timeline(sim))
         self._pending.clear()

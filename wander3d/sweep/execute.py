@@ -58,7 +58,7 @@ def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats
 
     check_fits(scene)  # on the worker: its memory, not the client's
     numba.set_num_threads(1)
-    samples = sample_spec(scene, seconds, sample_rate)
+    samples = sample_spec(scene.run_spec, seconds, sample_rate)
     stats, _ = compute_stats(samples, scene.groups)
     return stats
 
