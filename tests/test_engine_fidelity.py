@@ -21,13 +21,9 @@ from tests.engine_support import (
     turn_rates,
 )
 from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
+from wander3d.engine.methods import angle_decorrelation, sphere_decorrelation
 from wander3d.scene import bundled_scene, bundled_scenes, load_scene
-from wander3d.scene.feel import (
-    angle_decorrelation,
-    scene_feel,
-    sphere_decorrelation,
-    turn_back_distance,
-)
+from wander3d.scene.feel import scene_feel, turn_back_distance
 
 
 def immovable(g):

@@ -285,7 +285,7 @@ def test_the_checker_catches_violations():
     # And accepts what is allowed.
     ok = {
         "wander3d.scene.m": "from wander3d.engine.params import GroupParams\nimport tomllib",
-        "wander3d.engine.n": "from .params import METHODS\nimport numpy as np",
+        "wander3d.engine.n": "from .methods import METHODS\nimport numpy as np",
         "wander3d.app.o": "from wander3d.render import view\nfrom PyQt6 import QtWidgets",
         "wander3d.cli": "from wander3d.app import run_app\nimport argparse",
         "wander3d.__main__": "from wander3d.cli import main",

@@ -12,7 +12,8 @@ from scene_support import REPO, SCENES
 
 import wander3d
 from wander3d import Scene, Simulation, load_scene
-from wander3d.engine.params import METHODS, Enclosure, GroupParams, WanderParams
+from wander3d.engine.methods import METHODS
+from wander3d.engine.params import Enclosure, GroupParams, WanderParams
 from wander3d.scene import bundled_scene, bundled_scenes, estimate_bytes, schema
 
 SHIPPED = sorted(SCENES.glob("*.toml"))

@@ -4,9 +4,8 @@ It imports numpy, numba (the step's kernel) and the standard library only, and n
 layer of wander3d: no Qt, no vispy, so it runs where there is no display.
 """
 
+from .methods import METHOD_KEYS, METHODS
 from .params import (
-    METHOD_KEYS,
-    METHODS,
     SHARED_WANDER_KEYS,
     STEERING_MODES,
     Enclosure,

@@ -8,17 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-METHODS = ("sphere", "angle", "noise", "seek", "random")
 STEERING_MODES = ("force", "desired")
 
-#: Which wander keys each method reads, beyond the ones every method shares.
-METHOD_KEYS: dict[str, tuple[str, ...]] = {
-    "sphere": ("distance", "radius", "jitter"),
-    "angle": ("distance", "radius", "rate"),
-    "noise": ("distance", "radius", "frequency"),
-    "seek": ("interval",),
-    "random": ("distance", "radius"),
-}
+#: The wander keys every method reads (the others: `methods.METHOD_KEYS`).
 SHARED_WANDER_KEYS = ("method", "vertical", "steering")
 
 
@@ -26,7 +18,7 @@ SHARED_WANDER_KEYS = ("method", "vertical", "steering")
 class WanderParams:
     """How one group wanders.
 
-    method:     one of METHODS.
+    method:     one of `methods.METHODS`.
     distance:   how far ahead of the agent the wander sphere's centre sits (units).
     radius:     the wander sphere's radius (units); with `distance` it sets how hard it can turn.
     jitter:     sphere: size of the random displacement (units/sqrt(s)); the target's direction

@@ -14,7 +14,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from .params import METHODS, GroupParams, RunSpec, WanderParams
+from .methods import METHODS
+from .params import GroupParams, RunSpec, WanderParams
 
 #: One small agent group per method: enough to compile every branch's types.
 _TINY_SCENE = RunSpec(

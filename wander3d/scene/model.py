@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wander3d.engine.params import METHOD_KEYS, SHARED_WANDER_KEYS, Enclosure, GroupParams, RunSpec
+from wander3d.engine.methods import METHOD_KEYS
+from wander3d.engine.params import SHARED_WANDER_KEYS, Enclosure, GroupParams, RunSpec
 from wander3d.scene import schema
 from wander3d.scene.errors import NO_FILE
 from wander3d.scene.toml_writer import dumps
