@@ -58,6 +58,16 @@ def session(scene):
     s.close()
 
 
+def test_the_session_steps_on_the_threads_it_was_given(scene):
+    s = Session(scene, threads=1)
+    try:
+        assert s.simulation.threads == 1
+        s.open(scene)
+        assert s.simulation.threads == 1
+    finally:
+        s.close()
+
+
 def _slow_steps(monkeypatch, seconds: float = 0.002) -> None:
     """Keep the engine busy: every kernel call takes at least `seconds`."""
     original = Simulation.step

@@ -134,7 +134,9 @@ def sample_spec(
     seconds: float,
     rate: float = DEFAULT_SAMPLE_RATE,
     progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
 ) -> Samples:
-    """A fresh Simulation of `spec` (a scene's run_spec), sampled from its start for `seconds`."""
-    sim = Simulation(spec)
+    """A fresh Simulation of `spec` (a scene's run_spec), sampled from its start for `seconds`;
+    it steps on `threads` threads (None: all the engine has)."""
+    sim = Simulation(spec, threads=threads)
     return sample_simulation(sim, plan_samples(sim.dt, seconds, rate), progress)

@@ -15,6 +15,7 @@ from .params import (
 )
 from .simulation import Simulation
 from .snapshot import Snapshot
+from .threads import max_threads
 from .trails import TrailBuffer, TrailView
 
 __all__ = [
@@ -30,4 +31,5 @@ __all__ = [
     "TrailBuffer",
     "TrailView",
     "WanderParams",
+    "max_threads",
 ]

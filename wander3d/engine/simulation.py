@@ -26,6 +26,7 @@ from . import kernel
 from .methods import State, traits
 from .params import Enclosure, GroupParams, RunSpec
 from .snapshot import Snapshot
+from .threads import max_threads, use_threads
 from .trails import TrailBuffer, TrailView, trail_layout
 from .vecmath import dot, flatten_y, normalize, perpendicular, random_unit
 
@@ -49,8 +50,17 @@ class Simulation:
     each group a contiguous block (see `group_slices`).
     """
 
-    def __init__(self, spec: RunSpec, *, steady_start: bool = True) -> None:
-        """steady_start: draw groups with vertical < 1 from their steady state (see above)."""
+    def __init__(
+        self, spec: RunSpec, *, steady_start: bool = True, threads: int | None = None
+    ) -> None:
+        """steady_start: draw groups with vertical < 1 from their steady state (see above).
+
+        threads: how many threads `step` runs the kernel on, at most `max_threads()` (a larger
+        count uses them all); None: all of them. The run is the same at any count.
+        """
+        if threads is not None and threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self.threads: int = max_threads() if threads is None else min(threads, max_threads())
         self.dt: float = float(spec.dt)
         self._steady_start = steady_start
         self.seed: int = int(spec.seed)
@@ -215,7 +225,7 @@ class Simulation:
             enclosure=self.enclosure,
             groups=(sample,),
         )
-        runner = Simulation(spec, steady_start=False)
+        runner = Simulation(spec, steady_start=False, threads=self.threads)
         half = max(1, round(SETTLE_SECONDS / 2 / self.dt))
         runner.step(half)
         every = max(1, half // SETTLE_SNAPSHOTS)
@@ -352,10 +362,12 @@ class Simulation:
 
     # ------------------------------------------------------------------ stepping
     def step(self, n: int = 1) -> None:
-        """Advance `n` fixed steps of `dt` seconds (one kernel call, however large n is)."""
+        """Advance `n` fixed steps of `dt` seconds: one kernel call (however large n is), on
+        `threads` threads."""
         n = int(n)
         if n <= 0:
             return
+        use_threads(self.threads)
         kernel.advance(
             n,
             self.step_count,

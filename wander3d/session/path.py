@@ -49,7 +49,7 @@ class PathTracer:
             enclosure=live.enclosure,
             groups=tuple(self._trail_fields(i, g) for i, g in enumerate(start_groups)),
         )
-        self.sim = Simulation(spec)
+        self.sim = Simulation(spec, threads=live.threads)
         for e in timeline.edits_at(0):
             self.sim.update_group(e.group, self._trail_fields(e.group, e.params))
         self._points = np.zeros((1024, 3), np.float32)
