@@ -1,7 +1,9 @@
 """The wander3d engine: the simulation's state arrays and its one compiled step.
 
 It imports numpy, numba (the step's kernel) and the standard library only, and no other
-layer of wander3d: no Qt, no vispy, so it runs where there is no display.
+layer of wander3d: no Qt, no vispy, so it runs where there is no display. It is the only layer
+that imports numba: how many threads the kernel runs on is a setting of each `Simulation`.
+A Simulation runs from a `RunSpec`; what each wander method is, `methods.METHOD_TABLE` says.
 """
 
 from .methods import METHOD_KEYS, METHODS

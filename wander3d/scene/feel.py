@@ -4,7 +4,9 @@
 of its wander target's direction in the agent's frame), its sharpest sustained turn, and how
 far it travels while turning back from a wall at full speed, with warnings where the margin
 is too thin for that. `wander3d check` prints `GroupFeel.line()`; the app shows the warnings.
-Tests measure every number stated here on the engine (tests/test_scene_feel.py).
+Each method's decorrelation time and pace come from the engine's method table
+(wander3d.engine.methods). Tests measure every number stated here on the engine
+(tests/test_scene_feel.py, tests/test_engine_fidelity.py).
 """
 
 from __future__ import annotations
