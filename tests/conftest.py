@@ -116,7 +116,9 @@ def gl_view(qtbot, small_scene):
     from wander3d.engine import Simulation
     from wander3d.render import SimulationView
 
-    view = SimulationView(small_scene, Simulation(small_scene), size=(480, 360), app="pyqt6")
+    view = SimulationView(
+        small_scene, Simulation(small_scene.run_spec), size=(480, 360), app="pyqt6"
+    )
     widget = view.canvas.native
     widget.show()
     qtbot.waitExposed(widget)

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
+from wander3d.engine import Enclosure, GroupParams, RunSpec, Simulation, WanderParams
 
 #: A box so large that agents in short runs never reach its walls.
 OPEN_SPACE = Enclosure(min=(-1e6, -1e6, -1e6), max=(1e6, 1e6, 1e6), margin=10.0)
-
-
-@dataclass(frozen=True)
-class Spec:
-    seed: int = 7
-    dt: float = 1 / 60
-    enclosure: Enclosure = field(default_factory=Enclosure)
-    groups: tuple[GroupParams, ...] = ()
 
 
 def group(method: str = "sphere", count: int = 200, trail_length: int = 0, **wander) -> GroupParams:
@@ -29,8 +19,12 @@ def group(method: str = "sphere", count: int = 200, trail_length: int = 0, **wan
     )
 
 
+def run_spec(*groups: GroupParams, seed: int = 7, **spec) -> RunSpec:
+    return RunSpec(groups=groups, seed=seed, **spec)
+
+
 def simulation(*groups: GroupParams, **spec) -> Simulation:
-    return Simulation(Spec(groups=groups, **spec))
+    return Simulation(run_spec(*groups, **spec))
 
 
 def sample_headings(sim: Simulation, seconds: float, interval: float = 0.1) -> np.ndarray:

@@ -42,7 +42,7 @@ trail_length = 0
 
 def _positions(scene, steps: int) -> np.ndarray:
     """(steps + 1, N, 3) positions of a plain run, one row per step."""
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     out = [sim.positions.copy()]
     for _ in range(steps):
         sim.step(1)
@@ -235,7 +235,7 @@ def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtb
     bar.slider.setValue(100)  # as the user's drag or keys do
     wait_engine_idle(window, qtbot)
     assert window.session.step == 100 and not window.session.running
-    reference = Simulation(small_scene)
+    reference = Simulation(small_scene.run_spec)
     reference.step(100)
     np.testing.assert_array_equal(window.session.simulation.positions, reference.positions)
     np.testing.assert_array_equal(window.session.simulation.velocities, reference.velocities)

@@ -21,7 +21,7 @@ from PyQt6.QtWidgets import QMessageBox
 
 from wander3d.app.errors import install_excepthook
 from wander3d.app.main import load_start_scene
-from wander3d.engine import Simulation
+from wander3d.engine import Simulation, max_threads
 from wander3d.scene import bundled_scene, load_scene
 
 pytestmark = [pytest.mark.gl, pytest.mark.app]
@@ -36,6 +36,8 @@ def test_opens_the_default_scene_and_draws_it(make_window, qtbot):
     assert error is None and scene.source == bundled_scene()
     w = make_window(scene)
     qtbot.waitUntil(lambda: w.session.step > 0, timeout=5000)
+    # The engine leaves a core to the GUI thread and the renderer.
+    assert w.session.simulation.threads == max(1, max_threads() - 1)
     assert scene.name in w.windowTitle()
     assert len(w.panel.groups) == len(scene.groups)
     assert _lit(w.view.render()) > 0.005

@@ -127,7 +127,7 @@ def test_run_writes_the_trajectory(tmp_path):
         velocities = data["velocities"]
 
     # The samples are the simulation's own states: replay it in-process and compare.
-    sim = wander3d.Simulation(load_scene(scene_path))
+    sim = wander3d.Simulation(load_scene(scene_path).run_spec)
     np.testing.assert_array_equal(positions[0], sim.positions.astype(np.float32))
     sim.step(10)
     np.testing.assert_array_equal(positions[1], sim.positions.astype(np.float32))

@@ -12,15 +12,18 @@ import itertools
 import numpy as np
 import pytest
 
-from tests.engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
-from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
-from wander3d.scene import bundled_scene, bundled_scenes, load_scene
-from wander3d.scene.feel import (
-    angle_decorrelation,
-    scene_feel,
-    sphere_decorrelation,
-    turn_back_distance,
+from tests.engine_support import (
+    OPEN_SPACE,
+    group,
+    run_spec,
+    sample_headings,
+    simulation,
+    turn_rates,
 )
+from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
+from wander3d.engine.methods import angle_decorrelation, sphere_decorrelation
+from wander3d.scene import bundled_scene, bundled_scenes, load_scene
+from wander3d.scene.feel import scene_feel, turn_back_distance
 
 
 def immovable(g):
@@ -115,10 +118,11 @@ def test_containment_turns_every_mix_of_mass_force_and_speed_in_time():
         )
         for i, (mass, force, speed) in enumerate(sweep)
     )
-    sim = simulation(*groups, dt=1 / 30, seed=5)
+    spec = run_spec(*groups, dt=1 / 30, seed=5)
+    sim = Simulation(spec)
     sim.step(30 * 180)
     rates = reflections_per_agent_minute(sim)
-    feels = {f.name: f for f in scene_feel(sim)}
+    feels = {f.name: f for f in scene_feel(spec)}
     # Turning back takes mass * max_speed^2 / (2 max_force): containment looks that far ahead,
     # so only groups that cannot turn within half the box reach a wall, and `check` says so.
     unwarned = {
@@ -139,7 +143,7 @@ def test_bundled_scenes_keep_clear_of_the_walls_for_five_minutes(name):
     groups = tuple(
         dataclasses.replace(g, count=min(g.count, 40), trail_length=0) for g in scene.groups
     )
-    sim = Simulation(dataclasses.replace(scene, groups=groups))
+    sim = Simulation(dataclasses.replace(scene.run_spec, groups=groups))
     sim.step(round(300 / scene.dt))
     assert np.all(reflections_per_agent_minute(sim) <= 0.01)
 

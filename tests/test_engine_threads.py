@@ -1,13 +1,38 @@
-"""The step kernel releases the GIL, so a GUI thread keeps running while another one steps."""
+"""Threads: each Simulation steps on the threads it was given, with the same run at any
+count, and the kernel releases the GIL, so a GUI thread keeps running while another steps."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from wander3d.engine import kernel
+import numba
+import numpy as np
+import pytest
 
-from engine_support import group, simulation
+from wander3d.engine import Simulation, kernel, max_threads
+
+from engine_support import group, run_spec, simulation
+
+
+def test_a_simulation_steps_on_the_threads_it_was_given():
+    spec = run_spec(group("sphere", count=64), group("noise", count=64))
+    one, all_ = Simulation(spec, threads=1), Simulation(spec)
+    assert (one.threads, all_.threads) == (1, max_threads())
+    for _ in range(3):  # alternating, on one calling thread
+        one.step(20)
+        assert numba.get_num_threads() == 1
+        all_.step(20)
+        assert numba.get_num_threads() == max_threads()
+    assert np.array_equal(one.positions, all_.positions)
+    assert np.array_equal(one.headings, all_.headings)
+
+
+def test_a_thread_count_beyond_the_engines_uses_them_all_and_zero_is_refused():
+    spec = run_spec(group("sphere", count=4))
+    assert Simulation(spec, threads=max_threads() + 5).threads == max_threads()
+    with pytest.raises(ValueError, match="at least 1"):
+        Simulation(spec, threads=0)
 
 
 def test_the_kernel_is_compiled_without_the_gil():

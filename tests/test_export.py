@@ -274,6 +274,6 @@ def test_npz_keeps_its_layout(scene_path, tmp_path):
     assert data["positions"].shape == (11, N, 3)
     assert str(data["scene_text"]) == SCENE
     assert str(data["wander3d_version"]) == wander3d.__version__
-    sim = wander3d.Simulation(load_scene(scene_path))
+    sim = wander3d.Simulation(load_scene(scene_path).run_spec)
     sim.step(5)
     np.testing.assert_array_equal(data["positions"][1], sim.positions.astype(np.float32))

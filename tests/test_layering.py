@@ -67,7 +67,7 @@ LAYERS: dict[str, Layer] = {
     "sweep": Layer(
         uses=("api", "engine", "scene", "helpers", "export", "analysis"),
         third_party=("numpy", "pyarrow"),
-        third_party_lazily=("dask", "distributed", "optuna", "numba", "matplotlib"),
+        third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
     "render": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy", "vispy", "imageio")),
@@ -75,7 +75,7 @@ LAYERS: dict[str, Layer] = {
     "bench": Layer(
         uses=("engine", "scene", "helpers"),
         uses_lazily=("render", "bench_drawing"),
-        third_party=("numpy", "numba"),
+        third_party=("numpy",),
         third_party_lazily=("vispy",),
     ),
     # The original drawing the frame benchmark compares against: vispy visuals over render's.
@@ -107,6 +107,10 @@ LAYERS: dict[str, Layer] = {
         third_party=None,
     ),
 }
+
+#: Third-party packages only the engine may import, whatever a layer's rules say otherwise:
+#: numba's thread count is the engine's setting (`Simulation(threads=...)`), made nowhere else.
+ENGINE_ONLY = ("numba",)
 
 #: Where every module under wander3d/ sits. A key names a module, or a package together with
 #: everything inside it; "wander3d" is the top-level __init__ only.
@@ -211,6 +215,8 @@ def violations(module: str, imported: dict[str, bool]) -> list[str]:
                     bad.append(f"{module} ({layer}) imports {name} ({other}) outside a function")
                 continue
             bad.append(f"{module} ({layer}) imports {name} ({other})")
+        elif top in ENGINE_ONLY and layer != "engine":
+            bad.append(f"{module} ({layer}) imports {name}: only the engine may")
         elif top in sys.stdlib_module_names or rules.third_party is None:
             continue
         elif top in rules.third_party_lazily and top not in rules.third_party:
@@ -276,6 +282,10 @@ def test_the_checker_catches_violations():
         "wander3d.bench.o": ("def f():\n    from wander3d.app import main", "(app)"),
         # Render: no Qt.
         "wander3d.render.p": ("from PyQt6 import QtWidgets", "third-party PyQt6"),
+        # numba belongs to the engine, even in layers that may import anything else.
+        "wander3d.app.u": ("import numba", "imports numba: only the engine may"),
+        "wander3d.sweep.v": ("def f():\n    import numba", "imports numba: only the engine may"),
+        "wander3d.bench.w": ("from numba import config", "imports numba: only the engine may"),
         # A module nobody placed.
         "wander3d.nowhere.grid": ("import math", "wander3d.nowhere.grid is in no layer"),
     }
@@ -285,7 +295,7 @@ def test_the_checker_catches_violations():
     # And accepts what is allowed.
     ok = {
         "wander3d.scene.m": "from wander3d.engine.params import GroupParams\nimport tomllib",
-        "wander3d.engine.n": "from .params import METHODS\nimport numpy as np",
+        "wander3d.engine.n": "from .methods import METHODS\nimport numpy as np\nimport numba",
         "wander3d.app.o": "from wander3d.render import view\nfrom PyQt6 import QtWidgets",
         "wander3d.cli": "from wander3d.app import run_app\nimport argparse",
         "wander3d.__main__": "from wander3d.cli import main",

@@ -56,7 +56,7 @@ def test_enclosure_lines_box_grid_and_axes():
 
 
 def test_debug_geometry_sphere_and_arrows(small_scene):
-    sim = Simulation(small_scene)
+    sim = Simulation(small_scene.run_spec)
     sim.step(5)
     agent = 3  # a sphere-method agent
     pos, colors, targets = debug_geometry(sim, np.array([agent]))
@@ -78,7 +78,7 @@ def test_debug_geometry_sphere_and_arrows(small_scene):
 
 
 def test_debug_geometry_seek_has_no_sphere_and_empty_selection(small_scene):
-    sim = Simulation(small_scene)
+    sim = Simulation(small_scene.run_spec)
     seek_agent = sim.group_slices[1].start
     pos, _, _ = debug_geometry(sim, np.array([seek_agent]))
     assert len(pos) == 2 + 2 * 10  # the line to the target, two arrows of five segments
@@ -122,7 +122,7 @@ def test_group_trail_mirrors_the_engine_ring(small_scene, every):
     group = dataclasses.replace(
         small_scene.groups[0], trail_seconds=small_scene.groups[0].trail_length * every * dt
     )
-    sim = Simulation(small_scene.replace(groups=(group, *small_scene.groups[1:])))
+    sim = Simulation(small_scene.replace(groups=(group, *small_scene.groups[1:])).run_spec)
     buffer = sim.trail_buffers[0]
     assert buffer.every == every
     mirror = RingMirror(group.count, buffer.capacity)

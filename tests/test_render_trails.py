@@ -84,7 +84,7 @@ def make_view(qtbot):
     views = []
 
     def make(scene: Scene, steps: int, trails_only: bool) -> SimulationView:
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec)
         sim.step(steps)
         view = SimulationView(scene, sim, size=(320, 240), app="pyqt6")
         if trails_only:
@@ -164,7 +164,7 @@ def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
 def test_trails_draw_in_a_multisampled_canvas(qtbot):
     """As the app's canvas on a GPU: the trails switch multisampling off around themselves."""
     scene = trail_scene(count=20, seed=3, margin=6.0)
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     sim.step(300)
     view = SimulationView(scene, sim, size=(160, 120), app="pyqt6", samples=4)
     try:

@@ -217,7 +217,7 @@ def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_sce
             for g in small_scene.groups
         )
         scene = small_scene.replace(groups=groups)
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec)
         view = SimulationView(scene, sim, size=(160, 120), app="pyqt6")
         sim.step(2 * length)  # fill (and wrap) the rings
         view.update()
@@ -234,7 +234,7 @@ def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_sce
 
 def test_a_reset_between_frames_uploads_the_restarted_trails_whole(qtbot, small_scene):
     """Even when the run after a reset has more samples than before it, no frame between."""
-    sim = Simulation(small_scene)
+    sim = Simulation(small_scene.run_spec)
     view = SimulationView(small_scene, sim, size=(160, 120), app="pyqt6")
     sim.step(3)
     view.update()
@@ -250,7 +250,9 @@ def test_large_scenes_draw_agents_as_dots(qtbot, small_scene, monkeypatch):
     import wander3d.render.view as view_module
 
     monkeypatch.setattr(view_module, "POINTS_THRESHOLD", 10)
-    view = SimulationView(small_scene, Simulation(small_scene), size=(200, 150), app="pyqt6")
+    view = SimulationView(
+        small_scene, Simulation(small_scene.run_spec), size=(200, 150), app="pyqt6"
+    )
     view.canvas.native.show()
     qtbot.waitExposed(view.canvas.native)
     assert view.agents.dots
@@ -287,7 +289,7 @@ def test_headless_render_with_egl(small_scene_file, tmp_path):
         from wander3d.engine import Simulation
         from wander3d.render import render_frame
         scene = load_scene({str(small_scene_file)!r})
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec)
         sim.step(20)
         image = render_frame(scene, sim, size=(160, 120))
         print(image.shape, int((image[..., :3].max(axis=-1) > 100).sum()))
@@ -308,7 +310,9 @@ def test_headless_render_with_egl(small_scene_file, tmp_path):
 def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatch):
     """Qt composes a QOpenGLWidget into its window itself; a swap of the widget's own
     surface on top of that made every on-screen frame wait for the rasteriser."""
-    view = SimulationView(small_scene, Simulation(small_scene), size=(200, 150), app="pyqt6")
+    view = SimulationView(
+        small_scene, Simulation(small_scene.run_spec), size=(200, 150), app="pyqt6"
+    )
     backend = view.canvas._backend
     swaps = []
     monkeypatch.setattr(backend, "_vispy_swap_buffers", lambda: swaps.append(1))

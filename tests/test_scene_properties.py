@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wander3d import Scene, SceneError
-from wander3d.engine.params import METHOD_KEYS, METHODS, SHARED_WANDER_KEYS
+from wander3d.engine.methods import METHOD_KEYS, METHODS
+from wander3d.engine.params import SHARED_WANDER_KEYS
 from wander3d.scene import schema
 from wander3d.scene.colors import CSS_COLORS, parse_color
 from wander3d.scene.schema import FLOAT, INTEGER, Key

@@ -12,7 +12,8 @@ from scene_support import REPO, SCENES
 
 import wander3d
 from wander3d import Scene, Simulation, load_scene
-from wander3d.engine.params import METHODS, Enclosure, GroupParams, WanderParams
+from wander3d.engine.methods import METHODS
+from wander3d.engine.params import Enclosure, GroupParams, WanderParams
 from wander3d.scene import bundled_scene, bundled_scenes, estimate_bytes, schema
 
 SHIPPED = sorted(SCENES.glob("*.toml"))
@@ -34,7 +35,7 @@ def test_shipped_scene_loads_round_trips_and_runs(path, tmp_path):
     # Every file teaches: each has comments for people learning the parameters.
     comments = [re.sub(r'"[^"]*"', "", line) for line in scene.text.splitlines()]
     assert sum("#" in line for line in comments) >= 5
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     sim.step(3)
     assert sim.positions.shape == (scene.agent_count, 3)
     assert np.isfinite(sim.positions).all()
@@ -165,6 +166,6 @@ def test_memory_estimate_covers_what_the_engine_allocates():
         {"groups": [{"count": 500, "trail_length": 40}, {"count": 300, "trail_length": 0,
                     "wander": {"method": "noise"}}]}
     )  # fmt: skip
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     assert estimate_bytes(scene.groups) >= sim.nbytes
     assert estimate_bytes(scene.groups) < 3 * sim.nbytes  # an estimate, not a wild guess

@@ -9,7 +9,8 @@ import pytest
 from scene_support import MINIMAL, assert_rejected, write
 
 from wander3d import Scene, SceneError, load_scene
-from wander3d.engine.params import METHOD_KEYS, METHODS, WanderParams
+from wander3d.engine.methods import METHOD_KEYS, METHODS
+from wander3d.engine.params import WanderParams
 from wander3d.scene import MemoryFitError, check_fits, schema
 
 G = "[[groups]]\ncount = 10\n"

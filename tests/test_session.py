@@ -58,6 +58,16 @@ def session(scene):
     s.close()
 
 
+def test_the_session_steps_on_the_threads_it_was_given(scene):
+    s = Session(scene, threads=1)
+    try:
+        assert s.simulation.threads == 1
+        s.open(scene)
+        assert s.simulation.threads == 1
+    finally:
+        s.close()
+
+
 def _slow_steps(monkeypatch, seconds: float = 0.002) -> None:
     """Keep the engine busy: every kernel call takes at least `seconds`."""
     original = Simulation.step
@@ -94,7 +104,7 @@ def test_commands_run_in_the_order_asked(session, scene):
     session.advance(5)
     session.seek(10)
     session.settle()
-    reference = Simulation(scene)
+    reference = Simulation(scene.run_spec)
     reference.step(10)
     assert session.step == 10 and session.head == 15
     np.testing.assert_array_equal(session.simulation.positions, reference.positions)
@@ -157,7 +167,7 @@ def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
         session.wait(5.0)
         session.collect()
     points, _breaks = session.path
-    reference = Simulation(scene)
+    reference = Simulation(scene.run_spec)
     expected = [reference.positions[33].copy()]
     for _ in range(40):
         reference.step(1)

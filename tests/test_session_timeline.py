@@ -7,10 +7,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from wander3d.engine import Enclosure
+from wander3d.engine import Enclosure, Simulation
 from wander3d.session import PathTracer, Timeline
 
-from engine_support import group, simulation
+from engine_support import group, run_spec, simulation
 
 BOX = Enclosure(min=(-40, -20, -40), max=(40, 20, 40), margin=6.0)
 GROUPS = (group("sphere", count=20, trail_length=12), group("noise", count=10, trail_length=5))
@@ -151,3 +151,8 @@ def test_the_path_tracer_needs_a_timeline_from_the_start():
     sim.step(3)
     with pytest.raises(ValueError):
         PathTracer(Timeline(sim), 0)
+
+
+def test_the_path_tracer_steps_on_the_live_simulations_threads():
+    live = Simulation(run_spec(*GROUPS, enclosure=BOX, dt=1 / 30), threads=1)
+    assert PathTracer(Timeline(live), 0).sim.threads == 1

@@ -43,7 +43,7 @@ def measure(scale: float) -> dict[str, GroupStats]:
         # Trails are for drawing; the metrics do not need them.
         groups=tuple(dataclasses.replace(g, trail_length=0) for g in scene.groups),
     )
-    stats, _ = compute_stats(sample_spec(scene, SECONDS), scene.groups)
+    stats, _ = compute_stats(sample_spec(scene.run_spec, SECONDS), scene.groups)
     return {s.method: s for s in stats}
 
 
@@ -133,7 +133,7 @@ def test_twitchiness_does_not_depend_on_the_time_step():
     results = []
     for dt in (1 / 30, 1 / 120):
         s = scene.replace(dt=dt, enclosure=far, groups=groups)
-        stats, _ = compute_stats(sample_spec(s, 30.0), groups)
+        stats, _ = compute_stats(sample_spec(s.run_spec, 30.0), groups)
         results.append([g.twitchiness for g in stats])
     for coarse, fine in zip(*results, strict=True):
         assert coarse == pytest.approx(fine, rel=0.12)

@@ -2,7 +2,7 @@
 
 import wander3d
 scene = wander3d.load_scene("scenes/default.toml")
-sim = wander3d.Simulation(scene)
+sim = wander3d.Simulation(scene.run_spec)
 sim.step(60)
 """
 

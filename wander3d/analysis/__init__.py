@@ -3,7 +3,7 @@
     from wander3d import load_scene
     from wander3d.analysis import compute_stats, sample_spec
     scene = load_scene("scenes/compare.toml")
-    stats, curves = compute_stats(sample_spec(scene, seconds=60), scene.groups)
+    stats, curves = compute_stats(sample_spec(scene.run_spec, seconds=60), scene.groups)
 
 Headless: numpy, wander3d.engine and wander3d.scene; `tracks`, which reads anyone's tracks
 from CSV or Parquet, also pyarrow and wander3d.export (a file's run record); matplotlib is

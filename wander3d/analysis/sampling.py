@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine import Simulation, SimulationSpec
+from wander3d.engine import RunSpec, Simulation
 
 Array = np.ndarray
 
@@ -130,11 +130,13 @@ def sample_simulation(
 
 
 def sample_spec(
-    spec: SimulationSpec,
+    spec: RunSpec,
     seconds: float,
     rate: float = DEFAULT_SAMPLE_RATE,
     progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
 ) -> Samples:
-    """A fresh Simulation of `spec` (a Scene, say), sampled from its start for `seconds`."""
-    sim = Simulation(spec)
+    """A fresh Simulation of `spec` (a scene's run_spec), sampled from its start for `seconds`;
+    it steps on `threads` threads (None: all the engine has)."""
+    sim = Simulation(spec, threads=threads)
     return sample_simulation(sim, plan_samples(sim.dt, seconds, rate), progress)

@@ -18,6 +18,7 @@ from PyQt6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PyQt6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
 from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyle
 
+from wander3d.engine import max_threads
 from wander3d.render import CAMERA_MODES, SimulationView
 from wander3d.scene import Scene, SceneError
 from wander3d.scene.feel import scene_warnings
@@ -48,7 +49,9 @@ class MainWindow(QMainWindow):
     def __init__(self, scene: Scene, settings: QSettings, samples: int = 0) -> None:
         super().__init__()
         self.settings = settings
-        self.session = session = Session(scene)
+        # The engine steps on all cores but one, so the GUI thread and the renderer always
+        # have a core and the window answers input while a big scene steps.
+        self.session = session = Session(scene, threads=max(1, max_threads() - 1))
         self.view = SimulationView(
             scene, session.simulation, app=canvas_application(), parent=self, samples=samples
         )

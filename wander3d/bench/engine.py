@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from types import SimpleNamespace
 
-from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
+from wander3d.engine import GroupParams, RunSpec, Simulation, WanderParams
 
 #: The benchmark scene: sphere wander, containment on (agents meet the walls), 128-point trails.
 TRAIL_LENGTH = 128
@@ -26,15 +25,15 @@ class EngineResult:
     bytes_per_agent: float
 
 
-def benchmark_scene(agents: int, seed: int = 1) -> SimpleNamespace:
-    """A scene-like spec (what `Simulation` reads) with `agents` sphere wanderers."""
+def benchmark_scene(agents: int, seed: int = 1) -> RunSpec:
+    """The run spec of `agents` sphere wanderers in the default box, at 60 steps a second."""
     group = GroupParams(
         count=agents,
         trail_length=TRAIL_LENGTH,
         trail_seconds=TRAIL_LENGTH * 2 / 60,  # a point every 2 steps
         wander=WanderParams(method="sphere"),
     )
-    return SimpleNamespace(seed=seed, dt=1 / 60, enclosure=Enclosure(), groups=(group,))
+    return RunSpec(seed=seed, dt=1 / 60, groups=(group,))
 
 
 def measure(agents: int, steps_per_call: int, min_seconds: float = 0.5) -> EngineResult:

@@ -85,7 +85,7 @@ def measure_frames(
     from .reference_drawing import ReferenceDrawing
 
     scene = frame_scene(agents, trail_length)
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     sim.step(trail_length + 1)
     view = offscreen_view(scene, sim, size=size, backend="egl")
     original = ReferenceDrawing(view)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import os
 import platform
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numba
 import numpy as np
 
+from wander3d.engine import max_threads
 from wander3d.engine.warmup import compile_kernel
 
 from . import baseline
@@ -41,10 +42,10 @@ def machine() -> dict[str, Any]:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
-        "engine_threads": numba.get_num_threads(),
+        "engine_threads": max_threads(),  # what the benchmark's simulations step on
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "numba": numba.__version__,
+        "numba": importlib.metadata.version("numba"),
         "platform": platform.platform(),
     }
 

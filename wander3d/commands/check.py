@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
             status = EXIT_BAD_INPUT
             continue
         print(f"{arg}: {summary(scene)}", flush=True)
-        for feel in scene_feel(scene):
+        for feel in scene_feel(scene.run_spec):
             print(f"  {feel.line()}", flush=True)
         for warning in scene_warnings(scene):
             print(f"{PROG}: warning: {warning}", file=sys.stderr, flush=True)

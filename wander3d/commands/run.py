@@ -188,7 +188,7 @@ def _simulate(
 ) -> None:
     """Run `steps` steps; hand every `every`-th state (from the first) to `writer` in chunks."""
     compile_kernel(on_slow=compiling_notice)
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     n = scene.agent_count
     chunk = _chunk_samples(n, samples) if writer is not None else 0
     buffers = [np.empty((chunk, n, 3), dtype=np.float32) for _ in range(3)]

@@ -145,7 +145,7 @@ def main(args: argparse.Namespace) -> int:
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
         compile_kernel(on_slow=compiling_notice)
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec)
         progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
         samples = sample_simulation(sim, plan, progress.update)
         progress.finish(plan.steps)

@@ -1,21 +1,23 @@
 """The wander3d engine: the simulation's state arrays and its one compiled step.
 
 It imports numpy, numba (the step's kernel) and the standard library only, and no other
-layer of wander3d: no Qt, no vispy, so it runs where there is no display.
+layer of wander3d: no Qt, no vispy, so it runs where there is no display. It is the only layer
+that imports numba: how many threads the kernel runs on is a setting of each `Simulation`.
+A Simulation runs from a `RunSpec`; what each wander method is, `methods.METHOD_TABLE` says.
 """
 
+from .methods import METHOD_KEYS, METHODS
 from .params import (
-    METHOD_KEYS,
-    METHODS,
     SHARED_WANDER_KEYS,
     STEERING_MODES,
     Enclosure,
     GroupParams,
-    SimulationSpec,
+    RunSpec,
     WanderParams,
 )
 from .simulation import Simulation
 from .snapshot import Snapshot
+from .threads import max_threads
 from .trails import TrailBuffer, TrailView
 
 __all__ = [
@@ -25,10 +27,11 @@ __all__ = [
     "STEERING_MODES",
     "Enclosure",
     "GroupParams",
+    "RunSpec",
     "Simulation",
-    "SimulationSpec",
     "Snapshot",
     "TrailBuffer",
     "TrailView",
     "WanderParams",
+    "max_threads",
 ]

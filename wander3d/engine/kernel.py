@@ -32,7 +32,7 @@ import math
 import numba
 import numpy as np
 
-# Method codes (index into params.METHODS).
+# Method ids, one per branch of `advance`; the method table (methods.py) names each.
 SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
 
 # Columns of the per-group parameter table.

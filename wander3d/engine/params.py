@@ -7,19 +7,10 @@ Units: lengths in world units, time in seconds, angles in radians unless a name 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
-METHODS = ("sphere", "angle", "noise", "seek", "random")
 STEERING_MODES = ("force", "desired")
 
-#: Which wander keys each method reads, beyond the ones every method shares.
-METHOD_KEYS: dict[str, tuple[str, ...]] = {
-    "sphere": ("distance", "radius", "jitter"),
-    "angle": ("distance", "radius", "rate"),
-    "noise": ("distance", "radius", "frequency"),
-    "seek": ("interval",),
-    "random": ("distance", "radius"),
-}
+#: The wander keys every method reads (the others: `methods.METHOD_KEYS`).
 SHARED_WANDER_KEYS = ("method", "vertical", "steering")
 
 
@@ -27,7 +18,7 @@ SHARED_WANDER_KEYS = ("method", "vertical", "steering")
 class WanderParams:
     """How one group wanders.
 
-    method:     one of METHODS.
+    method:     one of `methods.METHODS`.
     distance:   how far ahead of the agent the wander sphere's centre sits (units).
     radius:     the wander sphere's radius (units); with `distance` it sets how hard it can turn.
     jitter:     sphere: size of the random displacement (units/sqrt(s)); the target's direction
@@ -99,17 +90,18 @@ class Enclosure:
     margin: float = 15.0
 
 
-class SimulationSpec(Protocol):
-    """What a Simulation needs from a scene (wander3d.Scene satisfies it)."""
+@dataclass(frozen=True, kw_only=True)
+class RunSpec:
+    """Everything a Simulation runs from; `Scene.run_spec` gives a scene's.
 
-    @property
-    def seed(self) -> int: ...
+    seed:       integer in [0, 2**32) seeding every random number of the run: the same spec
+                gives the same run, bit for bit.
+    dt:         seconds per fixed step, 0 < dt <= 0.1.
+    enclosure:  the box the agents stay in.
+    groups:     one or more groups, in agent order.
+    """
 
-    @property
-    def dt(self) -> float: ...
-
-    @property
-    def enclosure(self) -> Enclosure: ...
-
-    @property
-    def groups(self) -> tuple[GroupParams, ...]: ...
+    seed: int = 0
+    dt: float = 1 / 60
+    enclosure: Enclosure = field(default_factory=Enclosure)
+    groups: tuple[GroupParams, ...]

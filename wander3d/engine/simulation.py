@@ -23,8 +23,10 @@ from typing import Any
 import numpy as np
 
 from . import kernel
-from .params import METHODS, Enclosure, GroupParams, SimulationSpec
+from .methods import State, traits
+from .params import Enclosure, GroupParams, RunSpec
 from .snapshot import Snapshot
+from .threads import max_threads, use_threads
 from .trails import TrailBuffer, TrailView, trail_layout
 from .vecmath import dot, flatten_y, normalize, perpendicular, random_unit
 
@@ -48,8 +50,17 @@ class Simulation:
     each group a contiguous block (see `group_slices`).
     """
 
-    def __init__(self, spec: SimulationSpec, *, steady_start: bool = True) -> None:
-        """steady_start: draw groups with vertical < 1 from their steady state (see above)."""
+    def __init__(
+        self, spec: RunSpec, *, steady_start: bool = True, threads: int | None = None
+    ) -> None:
+        """steady_start: draw groups with vertical < 1 from their steady state (see above).
+
+        threads: how many threads `step` runs the kernel on, at most `max_threads()` (a larger
+        count uses them all); None: all of them. The run is the same at any count.
+        """
+        if threads is not None and threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        self.threads: int = max_threads() if threads is None else min(threads, max_threads())
         self.dt: float = float(spec.dt)
         self._steady_start = steady_start
         self.seed: int = int(spec.seed)
@@ -149,7 +160,7 @@ class Simulation:
         row[kernel.MAX_SPEED] = g.max_speed
         row[kernel.MAX_FORCE] = g.max_force
         row[kernel.INVERSE_MASS] = 1.0 / g.mass
-        row[kernel.METHOD] = METHODS.index(w.method)
+        row[kernel.METHOD] = traits(w.method).id
         row[kernel.DESIRED] = w.steering == "desired"
         row[kernel.TRAIL_CAPACITY], row[kernel.TRAIL_EVERY] = self._trail_layouts[index]
         row[kernel.TRAIL_BASE] = self._trail_bases[index]
@@ -164,16 +175,16 @@ class Simulation:
         """Draw the starting wander state of group `index` for its method."""
         sl = self.group_slices[index]
         n = self.groups[index].count
-        method = self.groups[index].wander.method
+        state = traits(self.groups[index].wander.method).state
         rng = self._rng
         vertical = self._table[index, kernel.VERTICAL]
         heading = self._headings[sl]
-        if method in ("angle", "noise"):
-            # The kernel carries the side vector only for these methods: start a fresh frame.
+        if state.framed:
+            # The kernel carries a side vector only for framed methods: start a fresh frame.
             self._sides[sl] = _side_vectors(heading)
-        if method in ("sphere", "random"):
+        if state is State.DIRECTION:
             self._wander_dirs[sl] = normalize(flatten_y(random_unit(rng, n), vertical), heading)
-        elif method == "angle":
+        elif state is State.ANGLES:
             yaw = rng.uniform(-np.pi, np.pi, n)
             # The pitch walk's stationary law: normal, reflected at the poles.
             pitch = rng.normal(0.0, kernel.PITCH_SPREAD * vertical, n)
@@ -183,7 +194,7 @@ class Simulation:
             self._wander_dirs[sl] = _direction_from_angles(
                 self._angles[sl], heading, self._sides[sl]
             )
-        elif method == "noise":
+        elif state is State.NOISE:
             self._angles[sl] = 0.0  # the noise method keeps its wall-turn offsets here
             self._noise_keys[sl] = rng.integers(0, 2**63, size=(n, 2), dtype=np.uint64)
             self._noise_phase[sl] = rng.random((n, 2)) * 1024.0
@@ -192,7 +203,7 @@ class Simulation:
                 self._noise_keys[sl], self._noise_phase[sl], noise_time,
                 vertical, heading, self._sides[sl], self._wander_dirs[sl],
             )  # fmt: skip
-        elif method == "seek":
+        elif state is State.SEEK_POINT:
             inner_low = self._low + self._margin
             inner_high = self._high - self._margin
             self._seek_targets[sl] = inner_low + rng.random((n, 3)) * (inner_high - inner_low)
@@ -208,13 +219,13 @@ class Simulation:
         """
         g = self.groups[index]
         sample = dataclasses.replace(g, count=SETTLE_AGENTS, trail_length=0)
-        spec = _Spec(
+        spec = RunSpec(
             seed=(self.seed * 1_000_003 + index + 1) % 2**32,
             dt=self.dt,
             enclosure=self.enclosure,
             groups=(sample,),
         )
-        runner = Simulation(spec, steady_start=False)
+        runner = Simulation(spec, steady_start=False, threads=self.threads)
         half = max(1, round(SETTLE_SECONDS / 2 / self.dt))
         runner.step(half)
         every = max(1, half // SETTLE_SNAPSHOTS)
@@ -232,17 +243,17 @@ class Simulation:
         pick = rng.integers(0, len(headings), g.count)
         turn = rng.uniform(-np.pi, np.pi, g.count)
         self._headings[sl] = _turn_about_y(headings[pick], turn)
-        method = g.wander.method
-        if method in ("angle", "noise"):
+        state = traits(g.wander.method).state
+        if state.framed:
             self._sides[sl] = _turn_about_y(sides[pick], turn)
-        if method in ("sphere", "random"):
+        if state is State.DIRECTION:
             self._wander_dirs[sl] = _turn_about_y(wander_dirs[pick], turn)
-        elif method == "angle":
+        elif state is State.ANGLES:
             self._angles[sl] = angles[pick]
             self._wander_dirs[sl] = _direction_from_angles(
                 self._angles[sl], self._headings[sl], self._sides[sl]
             )
-        elif method == "noise":
+        elif state is State.NOISE:
             kernel.noise_directions(
                 self._noise_keys[sl], self._noise_phase[sl], self.time * g.wander.frequency,
                 g.wander.vertical, self._headings[sl], self._sides[sl], self._wander_dirs[sl],
@@ -261,22 +272,23 @@ class Simulation:
         sl = self.group_slices[index]
         n = g.count
         heading = self._headings[sl]
-        if old.wander.method == "seek":
+        old_state = traits(old.wander.method).state
+        if old_state is State.SEEK_POINT:
             centre = self._positions[sl] + heading * g.wander.distance
             towards = self._seek_targets[sl] - centre
         else:
             towards = self._wander_dirs[sl]  # not unit after the random method at large dt
         w = normalize(towards, heading)
         self._wander_dirs[sl] = w
-        method = g.wander.method
-        if method in ("angle", "noise"):
+        state = traits(g.wander.method).state
+        if state.framed:
             self._sides[sl] = _side_vectors(heading)
             side = self._sides[sl]
             up = np.cross(side, heading)
             yaw = np.arctan2(dot(w, side), dot(w, heading))
             pitch = np.arcsin(np.clip(dot(w, up), -1.0, 1.0))
             self._angles[sl] = np.stack([yaw, pitch], axis=1)
-        if method == "noise":
+        if state is State.NOISE:
             rng = self._rng
             self._noise_keys[sl] = rng.integers(0, 2**63, size=(n, 2), dtype=np.uint64)
             self._noise_phase[sl] = rng.random((n, 2)) * 1024.0
@@ -285,11 +297,11 @@ class Simulation:
                 self._noise_keys[sl], self._noise_phase[sl], self.time * g.wander.frequency,
                 g.wander.vertical, self._angles[sl],
             )  # fmt: skip
-        elif method == "seek":
+        elif state is State.SEEK_POINT:
             inner_low = self._low + self._margin
             inner_high = self._high - self._margin
             shown = self._positions[sl] + heading * old.wander.distance + w * old.wander.radius
-            if old.wander.method == "seek":
+            if old_state is State.SEEK_POINT:
                 shown = self._seek_targets[sl]
             self._seek_targets[sl] = np.clip(shown, inner_low, inner_high)
             self._seek_timers[sl] = self._rng.random(n) * g.wander.interval
@@ -317,13 +329,14 @@ class Simulation:
         self.groups = tuple(groups)
         self._write_params(index)
         sl = self.group_slices[index]
+        state = traits(params.wander.method).state
         if params.wander.method != old.wander.method:
             self._switch_method_state(index, old)
-        elif params.wander.method == "noise":
+        elif state is State.NOISE:
             # The noise coordinate is time * frequency: keep it where it is now, or a new
             # frequency would move every agent to an unrelated point of its noise curve.
             self._noise_phase[sl] += self.time * (old.wander.frequency - params.wander.frequency)
-        elif params.wander.method == "seek":
+        elif state is State.SEEK_POINT:
             # A shorter interval applies now, not after the current (longer) countdown.
             np.minimum(self._seek_timers[sl], params.wander.interval, out=self._seek_timers[sl])
         # Show the new geometry (distance, radius) at once, also while paused.
@@ -349,10 +362,12 @@ class Simulation:
 
     # ------------------------------------------------------------------ stepping
     def step(self, n: int = 1) -> None:
-        """Advance `n` fixed steps of `dt` seconds (one kernel call, however large n is)."""
+        """Advance `n` fixed steps of `dt` seconds: one kernel call (however large n is), on
+        `threads` threads."""
         n = int(n)
         if n <= 0:
             return
+        use_threads(self.threads)
         kernel.advance(
             n,
             self.step_count,
@@ -503,16 +518,6 @@ class Simulation:
         for trail in self._trails:
             trail.restart()
             trail.sync(self.step_count)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Spec:
-    """A SimulationSpec built here (for measuring a group's steady state)."""
-
-    seed: int
-    dt: float
-    enclosure: Enclosure
-    groups: tuple[GroupParams, ...]
 
 
 def _turn_about_y(v: Array, angle: Array) -> Array:

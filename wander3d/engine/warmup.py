@@ -13,15 +13,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from types import SimpleNamespace
 
-from .params import METHODS, Enclosure, GroupParams, WanderParams
+from .methods import METHODS
+from .params import GroupParams, RunSpec, WanderParams
 
 #: One small agent group per method: enough to compile every branch's types.
-_TINY_SCENE = SimpleNamespace(
-    seed=0,
-    dt=1 / 60,
-    enclosure=Enclosure(),
+_TINY_SCENE = RunSpec(
     groups=tuple(
         GroupParams(count=2, trail_length=4, wander=WanderParams(method=m)) for m in METHODS
     ),

@@ -11,6 +11,7 @@ import numpy as np
 from vispy.scene.visuals import Line, Markers
 
 from wander3d.engine import Simulation
+from wander3d.engine.methods import traits
 
 #: RGBA per element.
 SPHERE_COLOR = (0.70, 0.85, 1.00, 0.60)
@@ -79,7 +80,7 @@ def debug_geometry(
         return empty, np.zeros((0, 4), np.float32), empty
     groups = sim.groups
     gi = sim.group_index[agents]
-    seek = np.array([groups[g].wander.method == "seek" for g in gi])
+    seek = np.array([not traits(groups[g].wander.method).state.on_sphere for g in gi])
     max_speed = np.array([groups[g].max_speed for g in gi])
     max_force = np.array([groups[g].max_force for g in gi])
     reach = np.array([groups[g].wander.distance + groups[g].wander.radius for g in gi])

@@ -27,7 +27,7 @@ def offscreen_view(
     if backend == "egl":
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")
     return SimulationView(
-        scene, sim if sim is not None else Simulation(scene), size=size, app=backend
+        scene, sim if sim is not None else Simulation(scene.run_spec), size=size, app=backend
     )
 
 

@@ -95,7 +95,7 @@ def record(
     from .offscreen import offscreen_view
 
     suffix = check_request(out, size, fps)
-    sim = Simulation(scene)
+    sim = Simulation(scene.run_spec)
     total_steps = max(1, round(seconds / scene.dt))
     try:
         view = offscreen_view(scene, sim, size=size, backend=backend)

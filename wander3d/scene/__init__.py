@@ -2,11 +2,12 @@
 
 The scene layer reads and validates files (`load_scene`), holds them as frozen dataclasses
 (`Scene`, with the engine's `GroupParams` and `Enclosure` inside) and writes them back
-(`Scene.to_toml`). It builds on the engine (its parameter types, and in `feel` the kernel's
-constants) and numpy, and imports nothing that draws, so it runs where there is no display;
-importing it imports the engine, and with it numba. The format's keys, defaults and units are
-in `wander3d.scene.schema`. Whether a valid scene fits in this machine's memory is a separate
-question, asked where a simulation is built: `check_fits` (see `wander3d.scene.memory`).
+(`Scene.to_toml`) and gives the engine its `RunSpec` (`Scene.run_spec`). It builds on the engine
+(its parameter types, its method table, and in `feel` the kernel's constants) and numpy, and
+imports nothing that draws, so it runs where there is no display; importing it imports the
+engine, and with it numba. The format's keys, defaults and units are in `wander3d.scene.schema`.
+Whether a valid scene fits in this machine's memory is a separate question, asked where a
+simulation is built: `check_fits` (see `wander3d.scene.memory`).
 """
 
 from wander3d.scene.bundled import DEFAULT_SCENE, bundled_scene, bundled_scenes, scenes_dir

@@ -1,10 +1,12 @@
 """What a group's parameters mean in seconds, degrees and units, before anyone runs it.
 
-`scene_feel(scene)` returns one `GroupFeel` per group: how long its turns last (the 1/e time
+`scene_feel(spec)` returns one `GroupFeel` per group: how long its turns last (the 1/e time
 of its wander target's direction in the agent's frame), its sharpest sustained turn, and how
 far it travels while turning back from a wall at full speed, with warnings where the margin
 is too thin for that. `wander3d check` prints `GroupFeel.line()`; the app shows the warnings.
-Tests measure every number stated here on the engine (tests/test_scene_feel.py).
+Each method's decorrelation time and pace come from the engine's method table
+(wander3d.engine.methods). Tests measure every number stated here on the engine
+(tests/test_scene_feel.py, tests/test_engine_fidelity.py).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine.kernel import LOOKAHEAD, PITCH_SPREAD, RAMP_FRACTION, RANDOM_HOLD
-from wander3d.engine.params import Enclosure, GroupParams
-
-_INVERSE_E = math.exp(-1.0)
+from wander3d.engine.kernel import LOOKAHEAD, RAMP_FRACTION
+from wander3d.engine.methods import traits
+from wander3d.engine.params import Enclosure, GroupParams, RunSpec
+from wander3d.scene.model import Scene
 
 
 @dataclass(frozen=True)
@@ -62,47 +64,6 @@ class GroupFeel:
         return f"{self.name} ({self.method}): " + ", ".join(parts)
 
 
-def sphere_decorrelation(radius: float, jitter: float) -> float | None:
-    """Sphere method: 1/e time (s) of the target's direction, 5 (radius/jitter)^2.
-
-    A displacement uniform in a ball of radius a has per-axis variance a^2/5, so the unit
-    target diffuses on its sphere with D = jitter^2 / (10 radius^2), and its autocorrelation
-    exp(-2 D t) falls to 1/e at 1 / (2 D). None when jitter is 0 (it never changes).
-    """
-    return None if jitter <= 0.0 else 5.0 * (radius / jitter) ** 2
-
-
-def angle_decorrelation(rate: float, vertical: float) -> float | None:
-    """Angle method: 1/e time (s) of the target's direction in the agent's frame.
-
-    Yaw steps are uniform with variance rate^2 dt / 3, so E cos(yaw change) = exp(-rate^2 t/6);
-    pitch is Gaussian with spread s = vertical * PITCH_SPREAD and correlation exp(-theta t),
-    theta = rate^2 / (6 s^2), which gives E cos p cos p' = exp(-s^2) cosh(s^2 rho) and
-    E sin p sin p' = exp(-s^2) sinh(s^2 rho). Solved for 1/e by bisection (the pitch's
-    reflection at the poles is left out: under 3% of the time even at vertical 1).
-    None when rate is 0.
-    """
-    if rate <= 0.0:
-        return None
-    spread2 = (vertical * PITCH_SPREAD) ** 2
-
-    def correlation(t: float) -> float:
-        yaw = math.exp(-rate * rate * t / 6.0)
-        if spread2 == 0.0:
-            return yaw
-        rho = math.exp(-t * rate * rate / (6.0 * spread2))
-        base = math.exp(-spread2)
-        return base * (math.cosh(spread2 * rho) * yaw + math.sinh(spread2 * rho))
-
-    lo, hi = 0.0, 6.0 / (rate * rate)
-    while correlation(hi) > _INVERSE_E:
-        hi *= 2.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if correlation(mid) > _INVERSE_E else (lo, mid)
-    return 0.5 * (lo + hi)
-
-
 def sharpest_turn(g: GroupParams) -> float | None:
     """The fastest sustained horizontal turn at full speed (degrees/s), or None: on the spot.
 
@@ -116,7 +77,7 @@ def sharpest_turn(g: GroupParams) -> float | None:
     """
     w = g.wander
     speed, force, mass = g.max_speed, g.max_force, g.mass
-    if w.method == "seek":
+    if not traits(w.method).state.on_sphere:
         return None if w.steering == "desired" else math.degrees(force / (mass * speed))
     if w.radius >= w.distance:
         return None
@@ -138,18 +99,9 @@ def turn_back_distance(g: GroupParams) -> float:
 def group_feel(g: GroupParams, enclosure: Enclosure) -> GroupFeel:
     """What group `g` feels like in `enclosure` (see GroupFeel)."""
     w = g.wander
-    decorrelation = None
-    rhythm = ""
-    if w.method == "sphere":
-        decorrelation = sphere_decorrelation(w.radius, w.jitter)
-    elif w.method == "angle":
-        decorrelation = angle_decorrelation(w.rate, w.vertical)
-    elif w.method == "noise":
-        rhythm = f"noise time scale {1.0 / w.frequency:.3g} s"
-    elif w.method == "seek":
-        rhythm = f"a new point every {w.interval:g} s"
-    else:
-        rhythm = f"a fresh random force every {RANDOM_HOLD:.3g} s"
+    method = traits(w.method)
+    decorrelation = method.decorrelation(w) if method.decorrelation else None
+    rhythm = method.rhythm(w) if method.rhythm else ""
     turn_back = turn_back_distance(g)
     margin = enclosure.margin
     warnings = []
@@ -181,14 +133,11 @@ def group_feel(g: GroupParams, enclosure: Enclosure) -> GroupFeel:
     )
 
 
-def scene_feel(scene: object) -> tuple[GroupFeel, ...]:
-    """`group_feel` of every group of a scene (anything with `enclosure` and `groups`)."""
-    enclosure: Enclosure = scene.enclosure  # type: ignore[attr-defined]
-    groups: tuple[GroupParams, ...] = scene.groups  # type: ignore[attr-defined]
-    return tuple(group_feel(g, enclosure) for g in groups)
+def scene_feel(spec: RunSpec) -> tuple[GroupFeel, ...]:
+    """`group_feel` of every group of a run (a scene's `run_spec`, say)."""
+    return tuple(group_feel(g, spec.enclosure) for g in spec.groups)
 
 
-def scene_warnings(scene: object) -> list[str]:
+def scene_warnings(scene: Scene) -> list[str]:
     """Every warning about a scene: converted old keys first, then each group's feel."""
-    notices = list(getattr(scene, "notices", ()))
-    return notices + [w for f in scene_feel(scene) for w in f.warnings]
+    return [*scene.notices, *(w for f in scene_feel(scene.run_spec) for w in f.warnings)]

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wander3d.engine.params import METHOD_KEYS, SHARED_WANDER_KEYS, Enclosure, GroupParams
+from wander3d.engine.methods import METHOD_KEYS
+from wander3d.engine.params import SHARED_WANDER_KEYS, Enclosure, GroupParams, RunSpec
 from wander3d.scene import schema
 from wander3d.scene.errors import NO_FILE
 from wander3d.scene.toml_writer import dumps
@@ -53,7 +54,7 @@ def _source_path(source: str | os.PathLike[str] | None) -> Path | None:
 
 @dataclass(frozen=True)
 class Scene:
-    """A validated scene: satisfies the engine's SimulationSpec (seed, dt, enclosure, groups).
+    """A validated scene; `run_spec` is what the engine runs of it.
 
     name:       shown in the window title.
     seed:       integer >= 0 seeding the simulation's one random generator.
@@ -135,6 +136,11 @@ class Scene:
         """
         changed = dataclasses.replace(self, **changes)
         return Scene.from_dict(changed.to_dict(), source=changes.get("source", self.source))
+
+    @property
+    def run_spec(self) -> RunSpec:
+        """What a Simulation of this scene runs from: its seed, dt, enclosure and groups."""
+        return RunSpec(seed=self.seed, dt=self.dt, enclosure=self.enclosure, groups=self.groups)
 
     @property
     def agent_count(self) -> int:

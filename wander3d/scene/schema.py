@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wander3d.engine.methods import METHOD_KEYS, METHOD_TABLE, METHODS
 from wander3d.engine.params import (
-    METHOD_KEYS,
-    METHODS,
     SHARED_WANDER_KEYS,
     STEERING_MODES,
     Enclosure,
     GroupParams,
+    RunSpec,
     WanderParams,
 )
 
@@ -128,7 +128,7 @@ def _engine_default(cls: type, name: str) -> Any:
 
 
 def _wander_methods(key: str) -> tuple[str, ...]:
-    """The methods that read a method-specific wander key, from the engine's METHOD_KEYS."""
+    """The methods that read a method-specific wander key, from the engine's method table."""
     return tuple(m for m in METHODS if key in METHOD_KEYS[m])
 
 
@@ -140,10 +140,10 @@ KEYS: tuple[Key, ...] = (
     # [scene]
     Key("scene", "name", STRING, None, "", "Shown in the window title and by `wander3d check`.",
         default_doc="the file name without .toml"),
-    Key("scene", "seed", INTEGER, 0, "",
+    Key("scene", "seed", INTEGER, _engine_default(RunSpec, "seed"), "",
         "Seeds the one random generator: the same scene and seed give a bit-identical run.",
         lo=0, hi=2**32 - 1),
-    Key("scene", "dt", FLOAT, 1 / 60, "s",
+    Key("scene", "dt", FLOAT, _engine_default(RunSpec, "dt"), "s",
         "Simulated seconds per fixed step. Parameters are per second, so a scene looks the "
         "same at any dt; smaller is smoother and costs more.",
         lo=0, lo_open=True, hi=0.1, default_doc="1/60"),
@@ -202,9 +202,7 @@ KEYS: tuple[Key, ...] = (
         "`trail_every`, which counted steps).", lo=0, lo_open=True, hi=MAX_TRAIL_SECONDS),
     # [groups.wander]
     Key("groups.wander", "method", CHOICE, _engine_default(_W, "method"), "",
-        "sphere: Reynolds' 3D displacement on a sphere; angle: the 2D tutorials' angle "
-        "jitter in 3D; noise: smooth coherent noise; seek: seek random points of the box; "
-        "random: a fresh random force every 1/30 s (twitchy baseline).", choices=METHODS),
+        "; ".join(f"{m.name}: {m.summary}" for m in METHOD_TABLE) + ".", choices=METHODS),
     Key("groups.wander", "distance", FLOAT, _engine_default(_W, "distance"), "units",
         "How far ahead of the agent the wander sphere's centre sits.",
         lo=0, hi=_M, methods=_wander_methods("distance")),

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from wander3d.engine.methods import METHOD_KEYS
 from wander3d.engine.params import (
-    METHOD_KEYS,
     SHARED_WANDER_KEYS,
     Enclosure,
     GroupParams,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine import Enclosure, GroupParams, Simulation
+from wander3d.engine import GroupParams, RunSpec, Simulation
 
 from .timeline import Timeline
 
@@ -21,14 +20,6 @@ from .timeline import Timeline
 TRACE_RING_BYTES = 8 * 2**20
 #: Scenes above this many agents get no whole-path tracing (it re-simulates every agent).
 TRACE_MAX_AGENTS = 200_000
-
-
-@dataclass(frozen=True)
-class _TraceSpec:
-    seed: int
-    dt: float
-    enclosure: Enclosure
-    groups: tuple[GroupParams, ...]
 
 
 class PathTracer:
@@ -52,13 +43,13 @@ class PathTracer:
         count = live.groups[self.group].count
         self.ring = max(2, min(4096, TRACE_RING_BYTES // (13 * count)))
         start_groups = timeline.checkpoints[timeline.start].groups
-        spec = _TraceSpec(
-            live.seed,
-            live.dt,
-            live.enclosure,
-            tuple(self._trail_fields(i, g) for i, g in enumerate(start_groups)),
+        spec = RunSpec(
+            seed=live.seed,
+            dt=live.dt,
+            enclosure=live.enclosure,
+            groups=tuple(self._trail_fields(i, g) for i, g in enumerate(start_groups)),
         )
-        self.sim = Simulation(spec)
+        self.sim = Simulation(spec, threads=live.threads)
         for e in timeline.edits_at(0):
             self.sim.update_group(e.group, self._trail_fields(e.group, e.params))
         self._points = np.zeros((1024, 3), np.float32)

@@ -131,10 +131,18 @@ class Session:
 
     notify: called on the engine thread whenever a job finishes (the app turns it into a
     queued Qt signal); the owner then calls `collect()`.
+    threads: how many threads every simulation of the session steps on (see `Simulation`);
+    None: all the engine has.
     """
 
-    def __init__(self, scene: Scene, notify: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        notify: Callable[[], None] = lambda: None,
+        threads: int | None = None,
+    ) -> None:
         """Raises MemoryFitError if `scene` does not fit in this machine's memory budget."""
+        self.threads = threads
         self.events = SessionEvents()
         #: Called on the engine thread when a job finished; the owner may replace it.
         self.notify = notify
@@ -232,7 +240,7 @@ class Session:
 
     def _start(self, scene: Scene, reloaded: bool) -> None:
         check_fits(scene)
-        sim = Simulation(scene)
+        sim = Simulation(scene.run_spec, threads=self.threads)
         self._generation += 1
         self._run = _Run(self._generation, sim, Timeline(sim))
         self._pending.clear()

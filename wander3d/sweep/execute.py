@@ -51,14 +51,10 @@ def default_workers() -> int:
 def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats]:
     """Run `scene` headless for `seconds`, sampled at `sample_rate`; its stats per group.
 
-    Uses one numba thread: the cluster's workers are the parallelism. numba's thread count
-    is per calling thread, so it is set here, in the thread that runs the task.
+    The simulation steps on one thread: the cluster's workers are the parallelism.
     """
-    import numba
-
     check_fits(scene)  # on the worker: its memory, not the client's
-    numba.set_num_threads(1)
-    samples = sample_spec(scene, seconds, sample_rate)
+    samples = sample_spec(scene.run_spec, seconds, sample_rate, threads=1)
     stats, _ = compute_stats(samples, scene.groups)
     return stats
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wander3d.analysis import GroupStats
-from wander3d.engine.params import METHOD_KEYS
+from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
 from . import execute
