@@ -159,7 +159,9 @@ def record(
     end = start + plan.steps
     every, samples = plan.steps_per_sample, plan.samples
     size = max(1, min(chunk, samples)) if consume is not None else 0
-    positions, velocities, headings = (np.empty((size, n, 3), dtype=dtype) for _ in range(3))
+    positions: Array = np.empty((size, n, 3), dtype=dtype)
+    velocities: Array = np.empty((size, n, 3), dtype=dtype)
+    headings: Array = np.empty((size, n, 3), dtype=dtype)
     taken = 0  # samples taken so far
     held = 0  # of which not yet handed to the consumer
 
