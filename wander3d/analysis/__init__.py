@@ -5,10 +5,11 @@
     scene = load_scene("scenes/compare.toml")
     stats, curves = compute_stats(sample_spec(scene.run_spec, seconds=60), scene.groups)
 
-Headless: numpy, wander3d.engine and wander3d.scene; `tracks`, which reads anyone's tracks
-from CSV or Parquet, also pyarrow and wander3d.export (a file's run record); matplotlib is
-imported lazily, and only to draw the plot (`plot`). Metric definitions: `METRICS_HELP` and
-the functions of `wander3d.analysis.metrics`.
+Runs are sampled by the engine's one recorder (wander3d.engine.recording); `sampling` keeps
+its chunks in memory as `Samples`. Headless: numpy, wander3d.engine and wander3d.scene;
+`tracks`, which reads anyone's tracks from CSV or Parquet, also pyarrow and wander3d.export (a
+file's run record); matplotlib is imported lazily, and only to draw the plot (`plot`). Metric
+definitions: `METRICS_HELP` and the functions of `wander3d.analysis.metrics`.
 """
 
 from .report import METRICS_HELP, StatsReport, format_table, to_json

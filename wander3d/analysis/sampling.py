@@ -1,4 +1,8 @@
-"""Run a simulation headless and record its agents at a fixed sample rate."""
+"""Run a simulation headless and record its agents at a fixed sample rate, in memory.
+
+The sampling and the stepping are the engine's recorder (wander3d.engine.recording); this
+module keeps its samples as one `Samples` of float32 arrays for the metrics.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wander3d.engine import RunSpec, Simulation
+from wander3d.engine.recording import SamplePlan, record
 
 Array = np.ndarray
 
@@ -18,49 +23,14 @@ DEFAULT_SAMPLE_RATE = 10.0
 #: Bytes stored per agent and sample: float32 heading (3), position (3) and speed (1).
 BYTES_PER_AGENT_SAMPLE = 7 * 4
 
-
-@dataclass(frozen=True)
-class SamplePlan:
-    """How a run is sampled.
-
-    steps_per_sample:  simulation steps between samples (>= 1);
-    samples:           number of samples T, the first at time 0;
-    interval:          seconds between samples, steps_per_sample * dt (the actual interval,
-                       which can differ a little from 1 / the requested rate);
-    """
-
-    steps_per_sample: int
-    samples: int
-    interval: float
-
-    @property
-    def steps(self) -> int:
-        """Simulation steps the run takes."""
-        return (self.samples - 1) * self.steps_per_sample
-
-    @property
-    def rate(self) -> float:
-        """Actual samples per second."""
-        return 1.0 / self.interval
-
-    @property
-    def seconds(self) -> float:
-        """Simulated seconds from the first sample to the last."""
-        return (self.samples - 1) * self.interval
+#: Agent-samples per chunk the recorder hands over: its float64 buffers stay near 18 MiB.
+_CHUNK_ROWS = 2**18
 
 
 def plan_samples(dt: float, seconds: float, rate: float = DEFAULT_SAMPLE_RATE) -> SamplePlan:
-    """Sample every round(1 / (rate * dt)) steps (at least 1) for about `seconds` seconds.
-
-    The interval must be a whole number of steps, so the actual rate is the nearest one the
-    time step allows (exactly `rate` when dt divides 1 / rate). At least two samples are taken.
-    """
-    if not (dt > 0 and seconds > 0 and rate > 0):
-        raise ValueError("dt, seconds and rate must be positive")
-    every = max(1, round(1.0 / (rate * dt)))
-    interval = every * dt
-    intervals = max(1, round(seconds / interval))
-    return SamplePlan(steps_per_sample=every, samples=intervals + 1, interval=interval)
+    """Sample every round(1 / (rate * dt)) steps (at least 1) for about `seconds` seconds: the
+    engine's SamplePlan.at_rate. At least two samples are taken."""
+    return SamplePlan.at_rate(dt, seconds, rate)
 
 
 @dataclass(frozen=True)
@@ -99,22 +69,25 @@ def sample_simulation(
 ) -> Samples:
     """Advance `sim` by plan.steps steps, recording every agent every plan.steps_per_sample steps.
 
-    The first sample is the simulation's current state. Each sample copies whole (N, 3) arrays
-    (no loop over agents). `progress(steps_done)` is called after every sample.
+    The first sample is the simulation's current state. `progress(steps_done)` is called after
+    every kernel call, and so at least after every sample.
     """
     t, n = plan.samples, sim.count
     headings = np.empty((t, n, 3), dtype=np.float32)
     positions = np.empty((t, n, 3), dtype=np.float32)
     speeds = np.empty((t, n), dtype=np.float32)
     start = sim.time
-    for k in range(t):
-        if k:
-            sim.step(plan.steps_per_sample)
-            if progress is not None:
-                progress(k * plan.steps_per_sample)
-        headings[k] = sim.headings
-        positions[k] = sim.positions
-        speeds[k] = np.sqrt(np.einsum("ij,ij->i", sim.velocities, sim.velocities))
+
+    def keep(first: int, pos: Array, vel: Array, head: Array) -> None:
+        # The recorder hands float64 chunks so that speeds come from the engine's own
+        # velocities, not from float32 copies of them.
+        positions[first : first + len(pos)] = pos
+        headings[first : first + len(head)] = head
+        for j, v in enumerate(vel):
+            speeds[first + j] = np.sqrt(np.einsum("ij,ij->i", v, v))
+
+    chunk = max(1, _CHUNK_ROWS // max(n, 1))
+    record(sim, plan, keep, chunk=chunk, progress=progress, dtype=np.float64)
     low, high = sim.bounds
     return Samples(
         interval=plan.interval,

@@ -1,6 +1,7 @@
 """`wander3d run SCENE --seconds S [--out FILE]`: simulate without a window, save a trajectory.
 
-The samples go to the writer of --out's format (wander3d.export) in chunks as the run goes.
+The engine's recorder (wander3d.engine.recording) steps the run and hands its samples to the
+writer of --out's format (wander3d.export) in chunks as the run goes.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numpy as np
-
 from wander3d.arguments import positive_float, positive_int
 from wander3d.engine import Simulation
+from wander3d.engine.recording import SamplePlan, steps_for_seconds, steps_per_sample
+from wander3d.engine.recording import record as record_samples
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.export import (
     CHUNK_ROWS,
@@ -105,20 +106,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
-    """The scene, the steps to run and the steps between samples, from SCENE or --replay."""
+def _plan(args: argparse.Namespace) -> tuple[Scene, SamplePlan]:
+    """The scene and how its run is sampled, from SCENE or --replay."""
     if args.replay is None:
         if args.scene is None:
             raise CliError("give a SCENE to run, or --replay FILE")
         if args.seconds is None:
             raise CliError("--seconds is required (or --replay FILE)")
         scene = load_scene_arg(args.scene)
-        steps = max(1, round(args.seconds / scene.dt))
         if args.sample_rate is not None:
-            every = max(1, round(1.0 / (args.sample_rate * scene.dt)))
+            every = steps_per_sample(scene.dt, args.sample_rate)
         else:
             every = args.sample_every or 1
-        return scene, steps, every
+        steps = steps_for_seconds(scene.dt, args.seconds)
+        return scene, SamplePlan.over_steps(scene.dt, steps, every)
     given = [name for name in ("scene", "seconds", "sample_every", "sample_rate")
              if getattr(args, name) is not None]  # fmt: skip
     if given:
@@ -130,17 +131,17 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
         raise CliError(f"--replay {e}") from None
     if record is None:
         raise CliError(f"--replay {args.replay}: no wander3d run record in it")
-    return record.scene(args.replay), record.steps, record.steps_per_sample
+    scene = record.scene(args.replay)
+    return scene, SamplePlan.over_steps(scene.dt, record.steps, record.steps_per_sample)
 
 
 def main(args: argparse.Namespace) -> int:
     """Simulate headless, streaming sampled states to --out's writer if there is one."""
-    scene, steps, every = _plan(args)
+    scene, plan = _plan(args)
     check_fits(scene)
-    n = scene.agent_count
-    samples = steps // every + 1  # the start, then every `every` steps
+    n, samples = scene.agent_count, plan.samples
     if args.out is None:
-        _simulate(scene, steps, every, samples, None)
+        _simulate(scene, plan, None)
         return EXIT_OK
     out = Path(args.out)
     try:
@@ -157,7 +158,7 @@ def main(args: argparse.Namespace) -> int:
             "--sample-every, fewer --seconds"
             + (", or .parquet or .csv, which stream to disk" if suffix in (".glb", ".npz") else "")
         )
-    record = Provenance.of_run(scene, every, samples, steps)
+    record = Provenance.of_run(scene, plan.steps_per_sample, samples, plan.steps)
     sidecar = sidecar_path(out) if suffix == ".csv" else None
     # Entered before the run, so a bad path fails at once; written whole or not at all.
     with (
@@ -166,7 +167,7 @@ def main(args: argparse.Namespace) -> int:
     ):
         writer = writer_class(out)(temporary, scene, record)
         try:
-            _simulate(scene, steps, every, samples, writer)
+            _simulate(scene, plan, writer)
             writer.finish()
         finally:
             writer.close()
@@ -183,40 +184,12 @@ def _chunk_samples(agents: int, samples: int) -> int:
     return max(1, min(samples, CHUNK_ROWS // max(agents, 1)))
 
 
-def _simulate(
-    scene: Scene, steps: int, every: int, samples: int, writer: TrajectoryWriter | None
-) -> None:
-    """Run `steps` steps; hand every `every`-th state (from the first) to `writer` in chunks."""
+def _simulate(scene: Scene, plan: SamplePlan, writer: TrajectoryWriter | None) -> None:
+    """Run the plan's steps, handing its samples to `writer` in chunks (the engine's recorder)."""
     compile_kernel(on_slow=compiling_notice)
     sim = Simulation(scene.run_spec)
-    n = scene.agent_count
-    chunk = _chunk_samples(n, samples) if writer is not None else 0
-    buffers = [np.empty((chunk, n, 3), dtype=np.float32) for _ in range(3)]
-    positions, velocities, headings = buffers
-    # Many steps per call let the kernel keep each agent in registers (several times faster
-    # than one step per call for big scenes); ~5 M agent-steps a call still moves the
-    # progress bar a few times a second.
-    batch = min(600, max(1, 5_000_000 // max(n, 1)))
-    progress = Progress(sys.stderr, steps, n, scene.dt)
-    done = 0
-    taken = 0  # samples taken so far
-    held = 0  # of which not yet handed to the writer
-    while True:
-        if writer is not None and taken < samples and done == taken * every:
-            positions[held] = sim.positions
-            velocities[held] = sim.velocities
-            headings[held] = sim.headings
-            taken += 1
-            held += 1
-            if held == chunk or taken == samples:
-                writer.write(taken - held, positions[:held], velocities[:held], headings[:held])
-                held = 0
-        if done >= steps:
-            break
-        stop = min(steps, done + batch)
-        if writer is not None and taken < samples:
-            stop = min(stop, taken * every)
-        sim.step(stop - done)
-        done = stop
-        progress.update(done)
-    progress.finish(done)
+    progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
+    consume = writer.write if writer is not None else None
+    chunk = _chunk_samples(scene.agent_count, plan.samples)
+    record_samples(sim, plan, consume, chunk=chunk, progress=progress.update)
+    progress.finish(plan.steps)

@@ -4,6 +4,8 @@ It imports numpy, numba (the step's kernel) and the standard library only, and n
 layer of wander3d: no Qt, no vispy, so it runs where there is no display. It is the only layer
 that imports numba: how many threads the kernel runs on is a setting of each `Simulation`.
 A Simulation runs from a `RunSpec`; what each wander method is, `methods.METHOD_TABLE` says.
+Recording a run (its sample plan, the batched stepping loop, samples handed out in chunks) is
+`recording` alone: `wander3d run`, the analysis and the session's path tracer all use it.
 """
 
 from .methods import METHOD_KEYS, METHODS

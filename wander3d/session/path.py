@@ -2,7 +2,9 @@
 
 The timeline (timeline.py) keeps checkpoints, not paths; `PathTracer` replays the run from its
 start in a scratch simulation that records only the agent's group, so a path costs nothing
-until someone asks for it.
+until someone asks for it. It steps through the engine recorder's loop (`advance`), with the
+timeline's edits as the stops; it samples every step through the kernel's trail ring rather
+than through `record` (see wander3d.engine.recording).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 import numpy as np
 
 from wander3d.engine import GroupParams, RunSpec, Simulation
+from wander3d.engine.recording import advance
 
 from .timeline import Timeline
 
@@ -79,24 +82,24 @@ class PathTracer:
         """Trace towards the timeline's head for about `seconds`; True if anything was added."""
         sim, timeline = self.sim, self.timeline
         deadline = time.perf_counter() + seconds
-        added = False
+        if sim.step_count >= timeline.head or time.perf_counter() >= deadline:
+            return False
         trail = sim.trail_buffers[self.group]
-        while sim.step_count < timeline.head and time.perf_counter() < deadline:
-            s = sim.step_count
-            n = min(timeline.head - s, self.ring - 1)
-            edit = timeline.next_edit_after(s)
-            if edit is not None:
-                n = min(n, edit - s)
-            sim.step(n)
+        before = sim.step_count
+        # At most ring - 1 steps a call, so the ring still holds every step of the call; each
+        # call stops at the next timeline edit, which is applied before stepping on.
+        for now in advance(sim, timeline.head, self.ring - 1, timeline.next_edit_after):
+            n, before = now - before, now
             slots = trail.ordered_slots()[-n:]
             self._grow(self.size + n)
             self._points[self.size : self.size + n] = trail.points[self.local, slots]
             self._breaks[self.size : self.size + n] = trail.breaks[self.local, slots]
             self.size += n
-            for e in timeline.edits_at(sim.step_count):
+            for e in timeline.edits_at(now):
                 sim.update_group(e.group, self._trail_fields(e.group, e.params))
-            added = True
-        return added
+            if time.perf_counter() >= deadline:
+                break
+        return True
 
     def _grow(self, size: int) -> None:
         if size <= len(self._points):
