@@ -32,7 +32,7 @@ export const SCENE = {
       count: 300, // agents
       params: {
         method: "sphere", // sphere | angle | noise | seek | random
-        steering: "force", // force: to the target is the force; desired: velocity towards it
+        steering: "force", // force: the vector to the target is the force; desired: velocity towards it
         maxSpeed: 40.0, // units/s
         maxForce: 60.0, // mass*units/s^2: limit on the steering force
         mass: 1.0, // acceleration = force / mass
@@ -1196,36 +1196,53 @@ export function formatFloat32(x) {
   // half-gap is half as wide at a power of two. Ends count when the significand is even.
   f32[0] = a;
   const bits = u32[0];
-  f32[0] = 0;
   u32[0] = bits + 1;
   const up = f32[0];
   u32[0] = bits - 1;
-  const down = bits > 0 ? f32[0] : -up;
+  const down = f32[0];
   const hi = up === Infinity ? a + (a - down) / 2 : (a + up) / 2; // the largest float32: as wide
   const lo = (a + down) / 2;
   const even = (bits & 1) === 0;
-  const inside = (v) => (even ? lo <= v && v <= hi : lo < v && v < hi);
-  for (let n = 1; n <= 9; n++) {
-    const [m, e] = a.toExponential(n - 1).split("e");
-    const digits = BigInt(m.replace(".", ""));
-    const shift = Number(e) - (n - 1);
-    let best = null;
-    for (const d of [digits - 1n, digits, digits + 1n]) {
-      if (d <= 0n) continue;
-      const v = Number(`${d}e${shift}`);
-      if (!inside(v)) continue;
-      // Nearest the value; of two as near, the one with an even last digit (as Arrow does).
-      const gap = Math.abs(v - a);
-      const bestGap = best === null ? Infinity : Math.abs(best.v - a);
-      if (gap < bestGap || (gap === bestGap && d % 2n === 0n)) best = { d, v };
-    }
-    if (best !== null) {
-      const text = best.d.toString().replace(/0+$/, "");
-      const exponent = shift + best.d.toString().length - 1;
-      return (negative ? "-" : "") + layout(text, exponent);
+  // The fewest digits with a candidate inside: 9 always suffice, and a valid n gives a valid
+  // n + 1 (append a zero), so bisect.
+  let fewest = 1;
+  let most = 9;
+  while (fewest < most) {
+    const n = (fewest + most) >> 1;
+    if (shortestCandidate(a, n, lo, hi, even)) most = n;
+    else fewest = n + 1;
+  }
+  shortestCandidate(a, fewest, lo, hi, even);
+  const text = String(candidateDigits).replace(/0+$/, "");
+  return (negative ? "-" : "") + layout(text, candidateShift + String(candidateDigits).length - 1);
+}
+
+let candidateDigits = 0; // the digits and the exponent of their last one, of shortestCandidate()
+let candidateShift = 0;
+
+/**
+ * Whether an n-digit decimal lies in the rounding interval [lo, hi] of a (ends only when
+ * `even`): of the correctly rounded n-digit decimal of a and its two neighbours, the nearest
+ * a inside; a tie goes to the even last digit, as Arrow writes. Sets candidateDigits/Shift.
+ */
+function shortestCandidate(a, n, lo, hi, even) {
+  const text = a.toExponential(n - 1);
+  const e = text.indexOf("e");
+  const digits = Number(text.slice(0, e).replace(".", ""));
+  const shift = Number(text.slice(e + 1)) - (n - 1);
+  let bestGap = Infinity;
+  for (let d = digits - 1; d <= digits + 1; d++) {
+    if (d <= 0) continue;
+    const v = Number(`${d}e${shift}`);
+    if (even ? v < lo || v > hi : v <= lo || v >= hi) continue;
+    const gap = Math.abs(v - a);
+    if (gap < bestGap || (gap === bestGap && d % 2 === 0)) {
+      bestGap = gap;
+      candidateDigits = d;
+      candidateShift = shift;
     }
   }
-  throw new Error(`no shortest form for ${x}`);
+  return bestGap !== Infinity;
 }
 
 /** digits d1..dn (no trailing zeros, possibly a leading "-") at decimal exponent e of d1. */
