@@ -234,7 +234,8 @@ def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(node):
         const scene = {{ ...SCENE, groups: methods.map((method) => ({{
           name: method, count: 30, params: {{ ...SCENE.groups[0].params, method, vertical: 0.4 }}
         }})) }};
-        const a = new Flock(scene), b = new Flock(scene), other = new Flock({{ ...scene, seed: 8 }});
+        const a = new Flock(scene), b = new Flock(scene);
+        const other = new Flock({{ ...scene, seed: 8 }});
         const {{ min, max, margin }} = scene.box;
         let inside = true, unit = true, outside = false;
         for (let i = 0; i < a.count; i++) {{
