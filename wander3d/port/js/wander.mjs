@@ -768,14 +768,14 @@ export class Flock {
   update(frameSeconds) {
     this.accumulator += Math.min(Math.max(frameSeconds, 0), MAX_FRAME_SECONDS);
     while (this.accumulator >= this.dt) {
-      this.previous.set(this.position);
       this.advance(1);
       this.accumulator -= this.dt;
     }
     return this.accumulator / this.dt;
   }
 
-  /** Agent i's drawn position at `alpha` between its last two steps, into out[0..2]. */
+  /** Agent i's position at `alpha` between its last two steps (0: the one before the last,
+   * 1: the last), into out[0..2]. */
   positionAt(i, alpha, out) {
     for (let a = 0; a < 3; a++) {
       const before = this.previous[3 * i + a];
@@ -829,6 +829,7 @@ export class Flock {
       };
     });
     for (let n = 0; n < steps; n++) {
+      this.previous.set(this.position);
       const step = this.step;
       streamKey(0, 0, step);
       const strideHi = H; // step * STRIDE, added to each agent's key

@@ -21,7 +21,7 @@ class Poser {
     this.scale = new THREE.Vector3(1, 1, 1);
     this.matrix = new THREE.Matrix4();
     this.out = [0, 0, 0];
-    this.alpha = 0;
+    this.alpha = 1; // where between the last two steps to draw: 1 (the last) until update()
   }
 
   /** Step the flock by a frame of `seconds`; remember where to draw between steps. */
