@@ -373,7 +373,7 @@ function mix(hi, lo) {
 
 /** (H, L) = uint64(n) for a whole number |n| < 2^53 (two's complement when negative). */
 function fromNumber(n) {
-  H = Math.floor(n / TWO32) >>> 0;
+  H = n >= 0 && n < TWO32 ? 0 : Math.floor(n / TWO32) >>> 0;
   L = n >>> 0;
 }
 
@@ -424,20 +424,31 @@ function inUnitBall(keyHi, keyLo) {
 
 const OCTAVE_RATIO = 2.0 * 1.0693;
 
-function gradientNoise(keyHi, keyLo, x) {
+/**
+ * Gradient noise of curve (keyHi, keyLo) at x. The gradients at the cell's two ends depend on
+ * the key and the cell only, and a curve stays in one cell for many steps, so they are kept
+ * in cache[at..at+2] (cell, g0, g1): the same values, a fraction of the hashing.
+ */
+function gradientNoise(keyHi, keyLo, x, cache, at) {
   const cell = Math.floor(x);
   const f = x - cell;
-  hashAt(keyHi, keyLo, cell);
-  const g0 = top53() * UNIT * 2.0 - 1.0;
-  hashAt(keyHi, keyLo, cell + 1);
-  const g1 = top53() * UNIT * 2.0 - 1.0;
+  if (cache[at] !== cell) {
+    hashAt(keyHi, keyLo, cell);
+    cache[at + 1] = top53() * UNIT * 2.0 - 1.0;
+    hashAt(keyHi, keyLo, cell + 1);
+    cache[at + 2] = top53() * UNIT * 2.0 - 1.0;
+    cache[at] = cell;
+  }
+  const g0 = cache[at + 1];
+  const g1 = cache[at + 2];
   const fade = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
   return 2.0 * ((1.0 - fade) * g0 * f + fade * g1 * (f - 1.0));
 }
 
-function smoothNoise(keyHi, keyLo, x) {
-  const second = gradientNoise((keyHi ^ OCTAVE_SALT_HI) >>> 0, (keyLo ^ OCTAVE_SALT_LO) >>> 0, x * OCTAVE_RATIO + 0.5);
-  return (gradientNoise(keyHi, keyLo, x) + 0.5 * second) * (1.0 / 1.5);
+/** Two octaves of gradient noise (cache[at..at+5] holds both octaves' gradients). */
+function smoothNoise(keyHi, keyLo, x, cache, at) {
+  const second = gradientNoise((keyHi ^ OCTAVE_SALT_HI) >>> 0, (keyLo ^ OCTAVE_SALT_LO) >>> 0, x * OCTAVE_RATIO + 0.5, cache, at + 3);
+  return (gradientNoise(keyHi, keyLo, x, cache, at) + 0.5 * second) * (1.0 / 1.5);
 }
 
 // ---------------------------------------------------------------- frames and angles
@@ -453,9 +464,10 @@ function reflectPitch(pitch) {
 
 let pitchOut = 0; // the pitch of the last noiseAngles() / anglesFromDirection() / shiftOffsets()
 
-function noiseAngles(k0h, k0l, k1h, k1l, phase0, phase1, t, vertical, offsetYaw, offsetPitch) {
-  const yaw = Math.PI * smoothNoise(k0h, k0l, phase0 + t) + offsetYaw;
-  const pitch = HALF_PI * Math.min(1.0, Math.max(-1.0, smoothNoise(k1h, k1l, phase1 + t))) * vertical;
+/** The noise method's target yaw (and pitchOut); cache[at..at+11]: its curves' gradients. */
+function noiseAngles(k0h, k0l, k1h, k1l, phase0, phase1, t, vertical, offsetYaw, offsetPitch, cache, at) {
+  const yaw = Math.PI * smoothNoise(k0h, k0l, phase0 + t, cache, at) + offsetYaw;
+  const pitch = HALF_PI * Math.min(1.0, Math.max(-1.0, smoothNoise(k1h, k1l, phase1 + t, cache, at + 6))) * vertical;
   pitchOut = reflectPitch(pitch + offsetPitch);
   return yaw;
 }
@@ -630,6 +642,7 @@ export class Flock {
     this.angles = new Float64Array(2 * n); // yaw, pitch (noise: offsets of its curves)
     this.noiseKeys = new Uint32Array(4 * n); // two uint64 keys as hi, lo words
     this.noisePhase = new Float64Array(2 * n);
+    this.gradients = new Float64Array(12 * n).fill(NaN); // noise curves' cells and gradients
     this.seekPoint = new Float64Array(3 * n);
     this.seekTimer = new Float64Array(n);
     this.held = new Float64Array(n).fill(-1); // random method: the hold drawn in heldForce
@@ -681,6 +694,7 @@ export class Flock {
         this.noiseKeys[4 * i + 2 * k + 1] = parseInt(f[24 + k].slice(8, 16), 16);
       }
     }
+    this.gradients.fill(NaN);
   }
 
   /**
@@ -690,6 +704,7 @@ export class Flock {
    * target straight ahead (angle, noise: a random yaw and pitch), seek points uniform.
    */
   spawn() {
+    this.gradients.fill(NaN);
     const inner = [0, 1, 2].map((a) => [this.low[a] + this.margin, this.high[a] - this.margin - (this.low[a] + this.margin)]);
     for (let i = 0; i < this.count; i++) {
       const p = this.groups[this.groupOf[i]].params;
@@ -749,7 +764,7 @@ export class Flock {
         wz = outZ;
       } else if (p.method === "noise") {
         const k = this.noiseKeys;
-        const nYaw = noiseAngles(k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], this.noisePhase[2 * i], this.noisePhase[2 * i + 1], 0.0, p.vertical, 0.0, 0.0);
+        const nYaw = noiseAngles(k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], this.noisePhase[2 * i], this.noisePhase[2 * i + 1], 0.0, p.vertical, 0.0, 0.0, this.gradients, 12 * i);
         wx = directionFromAngles(nYaw, pitchOut, hx, hy, hz, sx, sy, sz);
         wy = outY;
         wz = outZ;
@@ -945,7 +960,7 @@ export class Flock {
         yaw *= g.offsetFade;
         pitch *= g.offsetFade;
         const k = this.noiseKeys;
-        usedYaw = noiseAngles(k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], this.noisePhase[2 * i], this.noisePhase[2 * i + 1], step * dt * g.frequency, vertical, yaw, pitch);
+        usedYaw = noiseAngles(k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], this.noisePhase[2 * i], this.noisePhase[2 * i + 1], step * dt * g.frequency, vertical, yaw, pitch, this.gradients, 12 * i);
         usedPitch = pitchOut;
         wx = directionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz);
         wy = outY;
