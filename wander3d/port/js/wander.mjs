@@ -750,7 +750,7 @@ export class Flock {
       this.angles.set(p.method === "angle" ? [yaw, pitch] : [0.0, 0.0], 2 * i);
       for (let k = 0; k < 2; k++) {
         hashAt(kh, kl, 9 + k);
-        this.noiseKeys[4 * i + 2 * k] = H >>> 1; // below 2^63, as the engine draws them
+        this.noiseKeys[4 * i + 2 * k] = H & 0x7fffffff; // below 2^63, as the engine draws them
         this.noiseKeys[4 * i + 2 * k + 1] = L;
         this.noisePhase[2 * i + k] = uniform(kh, kl, 11 + k) * 1024.0;
       }
