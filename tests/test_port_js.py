@@ -275,3 +275,45 @@ def test_edited_parameters_act_from_the_next_step(node):
         console.log(fastest);
     """
     assert float(run_node(node, script)) <= 5.0 + 1e-9
+
+
+def test_switching_method_keeps_each_target_where_it_is(node):
+    script = f"""
+        import {{ Flock, SCENE }} from "{CORE.as_uri()}";
+        const flock = new Flock({{ ...SCENE, groups: [{{ ...SCENE.groups[0], count: 40 }}] }});
+        flock.advance(120);
+        const moved = {{}};
+        let aligned = 1;
+        for (const method of ["angle", "noise", "random", "seek", "sphere", "noise", "angle"]) {{
+          const before = flock.target.slice();
+          const fromSeek = flock.groups[0].params.method === "seek";
+          flock.setMethod(0, method);
+          let worst = 0;
+          for (let i = 0; i < flock.count; i++) {{
+            const j = 3 * i;
+            const [x, y, z] = [0, 1, 2].map((a) => flock.target[j + a] - before[j + a]);
+            worst = Math.max(worst, Math.hypot(x, y, z));
+            if (fromSeek) {{  // the sphere's point nearest the point sought
+              const [cx, cy, cz, r] = flock.wanderSphere(i);
+              const t = [flock.target[j] - cx, flock.target[j + 1] - cy, flock.target[j + 2] - cz];
+              const s = [before[j] - cx, before[j + 1] - cy, before[j + 2] - cz];
+              const dot = t[0] * s[0] + t[1] * s[1] + t[2] * s[2];
+              aligned = Math.min(aligned, dot / (Math.hypot(...t) * Math.hypot(...s)));
+            }}
+          }}
+          moved[method] = Math.max(moved[method] ?? 0, worst);
+          flock.advance(60);
+        }}
+        const {{ min, max }} = SCENE.box;
+        const inside = flock.position.every((x, j) => x >= min[j % 3] && x <= max[j % 3]);
+        const method = flock.groups[0].params.method;
+        console.log(JSON.stringify({{ moved, aligned, inside, method }}));
+    """
+    result = json.loads(run_node(node, script))
+    assert result["inside"] and result["method"] == "angle"
+    # Between the sphere methods the target does not move; to seek, the point sought is the
+    # target clipped into the margin; from seek, the sphere's point nearest the point sought.
+    for method in ("angle", "noise", "random"):
+        assert result["moved"][method] < 1e-9, result
+    assert result["moved"]["seek"] < 30.0, result
+    assert result["aligned"] > 1 - 1e-9, result
