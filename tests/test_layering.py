@@ -82,11 +82,23 @@ LAYERS: dict[str, Layer] = {
     "bench_drawing": Layer(
         uses=("engine", "scene", "helpers", "render"), third_party=("numpy", "vispy")
     ),
+    # `wander3d port`: the engine's model as code in other languages. Headless.
+    "port": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy",)),
     # The running simulation's one owner, for the app and scripts: headless, no Qt.
     "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
     # The desktop app (Qt): thin adapters over the session.
     "app": Layer(
-        uses=("api", "engine", "scene", "helpers", "analysis", "render", "bench", "session"),
+        uses=(
+            "api",
+            "engine",
+            "scene",
+            "helpers",
+            "analysis",
+            "render",
+            "bench",
+            "session",
+            "port",
+        ),
         third_party=None,
     ),
     # The command line, and `python -m wander3d`.
@@ -103,6 +115,7 @@ LAYERS: dict[str, Layer] = {
             "bench",
             "session",
             "app",
+            "port",
         ),
         third_party=None,
     ),
@@ -128,6 +141,7 @@ PLACES: dict[str, str] = {
     "wander3d.app": "app",
     "wander3d.export": "export",
     "wander3d.sweep": "sweep",
+    "wander3d.port": "port",
     "wander3d.cli": "cli",
     "wander3d.commands": "cli",
     "wander3d.__main__": "cli",

@@ -23,6 +23,9 @@ Per agent and step (see Simulation for the model):
   6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
   7. a trail point is written every TRAIL_EVERY steps (the simulation sets it from the
      group's trail_seconds) into the agent's ring buffer.
+
+sin, cos, atan2, asin and exp come from `detmath`, not the platform's math library, and no
+step contracts a multiply and an add: the ports (wander3d port) repeat every step bit for bit.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ import math
 
 import numba
 import numpy as np
+
+from . import detmath
 
 # Method ids, one per branch of `advance`; the method table (methods.py) names each.
 SPHERE, ANGLE, NOISE, SEEK, RANDOM = 0, 1, 2, 3, 4
@@ -116,7 +121,7 @@ def pitch_walk(rate: float, vertical: float, dt: float) -> tuple[float, float]:
         return 1.0, 0.0
     if spread <= 0.0:
         return 0.0, 0.0
-    decay = math.exp(-dt * rate * rate / (6.0 * spread * spread))
+    decay = float(detmath.exp(-dt * rate * rate / (6.0 * spread * spread)))
     return decay, spread * math.sqrt(3.0 * (1.0 - decay * decay))
 
 
@@ -261,10 +266,11 @@ def direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz):
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
     uz = sx * hy - sy * hx
-    cp = math.cos(pitch)
-    a = cp * math.cos(yaw)
-    b = cp * math.sin(yaw)
-    c = math.sin(pitch)
+    sin_pitch, cos_pitch = detmath.sincos(pitch)
+    sin_yaw, cos_yaw = detmath.sincos(yaw)
+    a = cos_pitch * cos_yaw
+    b = cos_pitch * sin_yaw
+    c = sin_pitch
     return a * hx + b * sx + c * ux, a * hy + b * sy + c * uy, a * hz + b * sz + c * uz
 
 
@@ -274,9 +280,9 @@ def angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz):
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
     uz = sx * hy - sy * hx
-    yaw = math.atan2(wx * sx + wy * sy + wz * sz, wx * hx + wy * hy + wz * hz)
+    yaw = detmath.atan2(wx * sx + wy * sy + wz * sz, wx * hx + wy * hy + wz * hz)
     up = wx * ux + wy * uy + wz * uz
-    pitch = math.asin(min(1.0, max(-1.0, up)))
+    pitch = detmath.asin(min(1.0, max(-1.0, up)))
     return yaw, pitch
 
 
@@ -430,7 +436,7 @@ def advance(
         jitter_step = params[g, JITTER] * root_dt
         rate_step = params[g, RATE] * root_dt
         frequency = params[g, FREQUENCY]
-        offset_fade = math.exp(-dt * frequency)
+        offset_fade = detmath.exp(-dt * frequency)
         interval = params[g, INTERVAL]
         vertical = params[g, VERTICAL]
         max_speed = params[g, MAX_SPEED]

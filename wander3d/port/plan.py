@@ -1,0 +1,116 @@
+"""What a port of a scene contains: its groups' parameters, its box and its exact start."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wander3d.engine import GroupParams, Simulation
+from wander3d.engine.methods import traits
+from wander3d.scene import Scene
+
+#: The start state's doubles per agent, in start.txt's order (docs/ports.md, "Start"): the
+#: Simulation attribute and its columns.
+START_DOUBLES = (
+    ("_positions", 3),
+    ("_velocities", 3),
+    ("_headings", 3),
+    ("_sides", 3),
+    ("_wander_dirs", 3),
+    ("_angles", 2),
+    ("_noise_phase", 2),
+    ("_seek_targets", 3),
+    ("_seek_timers", 1),
+)
+START_HEADER = "wander3d-start 1"
+
+
+class PortError(ValueError):
+    """A port cannot be made as asked (e.g. a group name the scene lacks); one line."""
+
+
+@dataclass(frozen=True)
+class GroupPort:
+    """One group of the port: its engine parameters, its method's kernel id, its first agent."""
+
+    params: GroupParams
+    method_id: int
+    first: int
+
+    @property
+    def name(self) -> str:
+        return self.params.name
+
+
+@dataclass(frozen=True)
+class PortPlan:
+    """A port of `scene` (already restricted to the port's groups).
+
+    groups:  one per group, in agent order;
+    start:   start.txt's text: every agent's state at step 0, exact (docs/ports.md).
+    """
+
+    scene: Scene
+    groups: tuple[GroupPort, ...]
+    start: str
+
+    @property
+    def agent_count(self) -> int:
+        return self.scene.agent_count
+
+
+def restrict(scene: Scene, names: list[str] | None) -> Scene:
+    """`scene` with only the groups named (in the scene's order); all of them for None or [].
+
+    Raises PortError naming the scene's groups for a name it lacks.
+    """
+    if not names:
+        return scene
+    known = [g.name for g in scene.groups]
+    missing = [n for n in names if n not in known]
+    if missing:
+        listed = ", ".join(repr(n) for n in known)
+        raise PortError(f"scene {scene.name!r} has no group {missing[0]!r} (groups: {listed})")
+    return scene.replace(groups=tuple(g for g in scene.groups if g.name in names))
+
+
+def plan_port(scene: Scene, names: list[str] | None = None) -> PortPlan:
+    """The port of `scene`'s groups `names` (all for None): parameters and the engine's start.
+
+    The start is the engine's own (numpy's generator and, for vertical < 1, a short settling
+    run), read from a fresh Simulation; ports start from it rather than re-implement numpy.
+    """
+    scene = restrict(scene, names)
+    sim = Simulation(scene.run_spec, threads=1)
+    groups = tuple(
+        GroupPort(g, traits(g.wander.method).id, sl.start)
+        for g, sl in zip(scene.groups, sim.group_slices, strict=True)
+    )
+    return PortPlan(scene, groups, start_text(sim))
+
+
+def start_text(sim: Simulation) -> str:
+    """start.txt of `sim`'s current state: a line per agent of hex doubles (docs/ports.md)."""
+    arrays = sim.snapshot().arrays
+    doubles = np.concatenate(
+        [arrays[name].reshape(sim.count, width) for name, width in START_DOUBLES], axis=1
+    ).astype(np.float64)
+    bits = doubles.view(np.uint64)
+    keys = arrays["_noise_keys"].astype(np.uint64)
+    lines = [START_HEADER, f"agents {sim.count}"]
+    for i in range(sim.count):
+        fields = [str(int(sim.group_index[i]))]
+        fields += [f"{int(b):016x}" for b in bits[i]]
+        fields += [f"{int(k):016x}" for k in keys[i]]
+        lines.append(" ".join(fields))
+    return "\n".join(lines) + "\n"
+
+
+def double_literal(x: float) -> str:
+    """`x` as a decimal literal every port language reads back to the same double (Python's
+    shortest round-trip repr, with a point or exponent so it is never an integer literal)."""
+    text = repr(float(x))
+    if not np.isfinite(x):
+        raise PortError(f"{x} cannot be a parameter of a port")
+    return text if any(c in text for c in ".e") else text + ".0"
