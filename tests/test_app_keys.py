@@ -37,6 +37,12 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     assert slider.value() == before + 1 and active.session.step == steps
     qtbot.keyClick(slider, Qt.Key.Key_Home)
     assert slider.value() == 0 and active.view.camera_mode == "turntable"
+    # Space is not a slider's key: it plays and pauses even with a slider focused.
+    running = active.session.running
+    qtbot.keyClick(slider, Qt.Key.Key_Space)
+    assert active.session.running != running and slider.hasFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Space)
+    assert active.session.running == running
     box = active.panel.trails_box
     focus(box, qtbot)
     qtbot.keyClick(box, Qt.Key.Key_Space)

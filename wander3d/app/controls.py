@@ -1,7 +1,9 @@
 """Controls of one float parameter, made for a scrolling panel.
 
-The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and keys the
-window also uses as shortcuts, such as Right or Space) only while it has the keyboard focus.
+The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and the keys
+the window also uses as shortcuts that it moves by: the arrows, Home, End, Page Up and Down)
+only while it has the keyboard focus. Space stays the window's play / pause everywhere but on
+a check box, which toggles with it.
 Values are shown exactly, with their unit; sliders are logarithmic for parameters that span
 decades.
 """
@@ -32,13 +34,17 @@ SLIDER_STEPS = 1000
 SLIDER_MIN_WIDTH = 160
 #: Decimals spin boxes keep (and accept when typed); they show no trailing zeros.
 MAX_DECIMALS = 6
-#: Keys a focused panel widget keeps for itself although they are window shortcuts.
+#: Keys a focused slider or spin box keeps for itself although they are window shortcuts.
+#: Not Space: a slider does nothing with it, and focus often rests on one (after a drag, after
+#: Save As), where Space must still play and pause.
 NAVIGATION_KEYS = frozenset(
     (
         Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home,
-        Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Space,
+        Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
     )
 )  # fmt: skip
+#: A focused check box keeps Space, which toggles it.
+TOGGLE_KEYS = frozenset((Qt.Key.Key_Space,))
 
 
 @dataclass(frozen=True)
@@ -82,13 +88,13 @@ def param_value(group: GroupParams, key: str) -> float:
     return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
-def keeps_key(event: QEvent | None) -> bool:
-    """Whether `event` is a shortcut check for a key a focused panel widget uses itself; if
-    so it is accepted, which delivers the key to the widget instead of the window."""
+def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -> bool:
+    """Whether `event` is a shortcut check for a key of `keys`, which the focused widget uses
+    itself; if so it is accepted, which delivers the key to the widget instead of the window."""
     if (
         isinstance(event, QKeyEvent)
         and event.type() == QEvent.Type.ShortcutOverride
-        and Qt.Key(event.key()) in NAVIGATION_KEYS
+        and Qt.Key(event.key()) in keys
     ):
         event.accept()
         return True
@@ -145,7 +151,7 @@ class PanelCheckBox(QCheckBox):
     """A check box that keeps Space (it toggles it) when focused."""
 
     def event(self, event: QEvent | None) -> bool:
-        return keeps_key(event) or super().event(event)
+        return keeps_key(event, TOGGLE_KEYS) or super().event(event)
 
 
 class ParamControl(QWidget):
