@@ -179,6 +179,9 @@ def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "x.png"]
     assert main(args) == 2
     assert "--plot draws one or two varied keys" in capsys.readouterr().err
+    args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "atlas.jpg"]
+    assert main(args) == 2
+    assert "--plot atlas.jpg: unknown plot format '.jpg'" in capsys.readouterr().err
 
 
 def test_key_paths():
@@ -213,6 +216,10 @@ def test_csv_table_sidecar_and_one_key_plot(tmp_path):
     with open(png, "wb") as f:
         write_atlas(f, result.table, ["groups.wander.jitter"])
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "atlas.svg"
+    with open(svg, "wb") as f:
+        write_atlas(f, result.table, ["groups.wander.jitter"], "svg")
+    assert svg.read_bytes().startswith(b"<?xml")
 
 
 @pytest.fixture(scope="module")

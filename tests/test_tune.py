@@ -85,3 +85,14 @@ def test_bad_tune_input_is_one_line_and_exit_2(tmp_path, capsys, args, expected)
     assert err.startswith("wander3d: error: ") and err.count("\n") == 1
     assert expected in err
     assert not (tmp_path / "t.toml").exists()
+
+
+def test_out_must_name_a_toml_file(tmp_path, capsys):
+    out = tmp_path / "t.parquet"
+    argv = ["tune", "default", "--group", "wanderers", "--target", "turn_rate=20"]
+    argv += ["--out", str(out)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"wander3d: error: --out {out}: the tuned scene is TOML; name a .toml file\n"
+    )
+    assert not out.exists()

@@ -1,18 +1,35 @@
 """`wander3d stats --plot`: per group, turn-rate distributions, autocorrelations, mean squared
-displacement and turn and lift angle distributions, as a PNG.
+displacement and turn and lift angle distributions, as PNG, SVG or PDF.
 
 matplotlib is imported here only, with the Agg backend (no display), when a plot is asked for.
+`plot_format` (no matplotlib) says which format a file name asks for, so a command can refuse
+a bad name before a long run; the atlas (sweep/plot.py) uses it too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 import numpy as np
 
 from .report import StatsReport, title
 from .stats import GroupCurves
+
+#: Plot file extensions and the matplotlib format each writes.
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: Path | str) -> str:
+    """The matplotlib format `path`'s extension asks for ("png", "svg" or "pdf");
+    ValueError("PATH: unknown plot format ...") for any other extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_FORMATS:
+        named = f"'{suffix}'" if suffix else "(none)"
+        raise ValueError(f"{path}: unknown plot format {named}; use .png, .svg or .pdf")
+    return PLOT_FORMATS[suffix]
+
 
 #: Dark, like the app, so the scenes' colours (chosen for a dark background) read well.
 _BACKGROUND = "#101418"
@@ -26,8 +43,10 @@ def write_plot(
     report: StatsReport,
     curves: Sequence[GroupCurves],
     colors: Sequence[str],
+    file_format: str = "png",
 ) -> None:
-    """Draw the six panels for every group and write them to `out` as PNG.
+    """Draw the six panels for every group and write them to `out` in `file_format` (a value
+    of PLOT_FORMATS).
 
     Top left: the distribution of per-sample turn rates (deg/s). Top middle: heading
     autocorrelation mean h_k . h_{k+l} against lag (s). Top right: turning-axis autocorrelation
@@ -47,7 +66,7 @@ def write_plot(
         _draw_path(axes[1], report, curves, colors)
         fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
         fig.tight_layout(rect=(0, 0, 1, 0.97))
-        fig.savefig(out, format="png", facecolor=_BACKGROUND)
+        fig.savefig(out, format=file_format, facecolor=_BACKGROUND)
     finally:
         plt.close(fig)
 

@@ -120,6 +120,8 @@ def main(args: argparse.Namespace) -> int:
     names = [k.name for k in knobs]
     if len(set(names)) < len(names):
         raise CliError("--vary names a key twice")
+    if Path(args.out).suffix.lower() != ".toml":
+        raise CliError(f"--out {args.out}: the tuned scene is TOML; name a .toml file")
     if plan_samples(scene.dt, args.seconds, DEFAULT_SAMPLE_RATE).samples < 3:
         raise CliError(f"--seconds {args.seconds:g} is too short to measure")
     with output_option("--out", Path(args.out)) as temporary:

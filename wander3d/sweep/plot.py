@@ -48,8 +48,11 @@ def _grid(rows: dict[str, list[Any]], keys: Sequence[str], group: str, metric: s
     return levels, cells
 
 
-def write_atlas(out: IO[bytes], table: pa.Table, keys: Sequence[str]) -> None:
-    """Draw the atlas of a sweep `table` varied over `keys` (one or two) as PNG into `out`."""
+def write_atlas(
+    out: IO[bytes], table: pa.Table, keys: Sequence[str], file_format: str = "png"
+) -> None:
+    """Draw the atlas of a sweep `table` varied over `keys` (one or two) into `out`, in
+    `file_format` (a value of analysis.plot.PLOT_FORMATS: png, svg or pdf)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -85,7 +88,7 @@ def write_atlas(out: IO[bytes], table: pa.Table, keys: Sequence[str]) -> None:
             ax.set_title(title, fontsize=10)
             ax.set_xlabel(keys[0], fontsize=9)
         axes[0][0].legend(fontsize=8)
-    fig.savefig(out, format="png", dpi=100)
+    fig.savefig(out, format=file_format, dpi=100)
     plt.close(fig)
 
 
