@@ -11,6 +11,9 @@ from extras_support import skip_reason
 pytest.importorskip("imageio", reason=skip_reason("gl"))
 
 import imageio.v3 as iio
+from PIL import Image
+
+from wander3d.render.record import gif_delays_ms
 
 pytestmark = pytest.mark.gl
 
@@ -65,6 +68,22 @@ def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_pat
     assert frames[-1].std() > 5
     first, last = frames[0].astype(float), frames[-1].astype(float)
     assert np.abs(first - last).mean() > 1.0
+    if suffix == ".gif":
+        # 8 fps is 12.5 hundredths a frame: delays alternate so the clip lasts its 2 s.
+        with Image.open(out) as gif:
+            delays = []
+            for i in range(gif.n_frames):
+                gif.seek(i)
+                delays.append(gif.info["duration"])
+        assert sum(delays) == 2000 and set(delays) == {120, 130}
+
+
+@pytest.mark.parametrize(("fps", "average_ms"), [(15, 1000 / 15), (30, 1000 / 30), (8, 125)])
+def test_gif_delays_keep_the_asked_rate_on_average(fps, average_ms):
+    delays = gif_delays_ms(600, fps)
+    assert len(delays) == 600 and all(d % 10 == 0 for d in delays)
+    assert abs(np.cumsum(delays) - np.arange(1, 601) * average_ms).max() <= 5
+    assert gif_delays_ms(3, 15) == [70, 60, 70]
 
 
 @pytest.mark.parametrize(
@@ -73,6 +92,7 @@ def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_pat
         ("picture.bmp", (), "unknown format"),
         ("clip.mp4", ("--size", "161x96"), "even width and height"),
         ("picture.png", ("--size", "12x12"), "16 to 8192"),
+        ("clip.gif", ("--fps", "60"), "a GIF plays at most 50"),
         ("missing/picture.png", (), "does not exist"),
     ],
 )
