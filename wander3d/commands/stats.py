@@ -101,7 +101,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _check_plotting(path: Path) -> None:
     """CliError, before any run, for a --plot name of another format or without matplotlib."""
     try:
-        plot_format(path)
+        if not path.is_dir():  # a folder is told as one when the output is opened
+            plot_format(path)
     except ValueError as e:
         raise CliError(f"--plot {e}") from None
     if importlib.util.find_spec("matplotlib") is None:

@@ -107,7 +107,8 @@ def main(args: argparse.Namespace) -> int:
     plot_path = Path(args.plot) if args.plot is not None else None
     if plot_path is not None:
         try:
-            plot_format(plot_path)
+            if not plot_path.is_dir():  # a folder is told as one when the output is opened
+                plot_format(plot_path)
         except ValueError as e:
             raise CliError(f"--plot {e}") from None
     if plot_path is not None and not 1 <= len(sweep.axes) <= 2:
