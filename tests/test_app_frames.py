@@ -222,6 +222,26 @@ def test_the_status_bar_says_the_speed_reached_when_the_machine_cannot_keep_up(w
     assert window.commands.speed_label.text() == "x2"
 
 
+def test_one_clock_on_screen_and_no_frame_rate_while_paused(window, qtbot):
+    """The timeline bar is the clock (time and step); the status bar, refreshed at another
+    pace, shows neither, so the two never disagree (45.70 s against 47.17 s at x8)."""
+    loop, session = window.frames, window.session
+    clock = FakeClock(loop)
+    session.change_speed(+3)
+    session.set_running(True)
+    clock.frames(30, 1 / 60, session)
+    loop._show_status()
+    status = window.status_label.text()
+    assert " s  ·" not in status and "step" not in status and " fps" in status
+    session.set_running(False)
+    wait_engine_idle(window, qtbot)
+    loop._show_status()
+    status = window.status_label.text()
+    assert "fps" not in status and "paused" in status
+    label = window.timeline_bar.time_label.text()
+    assert f"{session.step * session.dt:.2f} / " in label and f"step {session.step:,}" in label
+
+
 def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtbot, small_scene):
     window.session.seek(0)
     for _ in range(3):

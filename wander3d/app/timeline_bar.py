@@ -34,7 +34,7 @@ class TimelineBar(QToolBar):
         self.slider.setMinimumWidth(160)
         self.slider.valueChanged.connect(self._moved)
         self.time_label = QLabel()
-        self.time_label.setMinimumWidth(150)
+        self.time_label.setMinimumWidth(220)
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.path_button = QToolButton()
         self.path_button.setText("Path")
@@ -66,7 +66,8 @@ class TimelineBar(QToolBar):
         if not self.slider.isSliderDown():
             self.slider.setValue(step)
         self.slider.blockSignals(False)
-        self.time_label.setText(f"{step * self.dt:.2f} / {head * self.dt:.2f} s")
+        # The window's one clock (the status bar shows none): time shown, time recorded, step.
+        self.time_label.setText(f"{step * self.dt:.2f} / {head * self.dt:.2f} s · step {step:,}")
 
     def set_enabled(self, timeline: bool, path: bool) -> None:
         """Whether the scene has a timeline and path tracing (big scenes may have neither)."""
