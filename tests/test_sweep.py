@@ -209,7 +209,7 @@ def test_csv_table_sidecar_and_one_key_plot(tmp_path):
     assert header[4:] == [f.name for f in dataclasses.fields(GroupStats)][1:]
     assert len(lines) == 1 + 6
     assert [line.split(",")[1] for line in lines[1:]] == ["7", "8"] * 3
-    sidecar = json.loads(out.with_suffix(".json").read_text())
+    sidecar = json.loads((tmp_path / "atlas.csv.json").read_text())
     assert sidecar["sweep"] == text and sidecar["columns"] == header
     assert not store.parts_folder(out).exists()
     png = tmp_path / "atlas.png"
