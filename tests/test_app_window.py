@@ -251,6 +251,27 @@ def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
     assert "~22.5 units" in message
 
 
+def test_a_long_message_is_shown_whole_beside_the_figures(window, qtbot):
+    """The status bar cut "...groups[0].count: 0 is out c" at 1366 pixels: now a long note
+    wraps onto more lines in the width the figures leave, and nothing of it is hidden."""
+    problem = (
+        "/home/someone/projects/wander3d/scenes/live2.toml: groups[0].count: 0 is out of "
+        "range: must be >= 1 and <= 10,000,000"
+    )
+    window.messages.problem("Cannot reload scene", problem, dialog=False)
+    window.frames._show_status()
+    bar, label = window.messages.bar, window.messages.bar.note_label
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
+    assert bar.currentMessage() == f"Cannot reload scene: {problem}"
+    assert label.text() == bar.currentMessage() and label.isVisible()
+    assert label.heightForWidth(label.width()) > label.fontMetrics().height()  # it wraps
+    figures = window.status_label
+    assert label.geometry().right() < figures.geometry().left()
+    assert figures.width() >= figures.sizeHint().width()  # the figures are not squeezed
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and label.text() == ""
+
+
 def test_settings_persist_recent_files_and_geometry(make_window, small_scene, settings, tmp_path):
     window = make_window(small_scene)
     other = tmp_path / "other.toml"
