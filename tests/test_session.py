@@ -175,6 +175,17 @@ def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
     np.testing.assert_array_equal(points, np.array(expected, np.float32))
     session.select(None)
     assert session.path is None
+    # Selected again while the engine idled: the traced path comes back (it never did, and
+    # the session asked for tracing forever).
+    session.select(33)
+    for _ in range(20):
+        if not session.wants_work:
+            break
+        session.dispatch()
+        session.wait(5.0)
+        session.collect()
+    assert not session.wants_work and session.path is not None
+    np.testing.assert_array_equal(session.path[0], points)
 
 
 def test_display_toggles_are_part_of_the_running_scene(session):

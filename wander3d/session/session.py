@@ -443,6 +443,9 @@ class Session:
         """
         run = self._run
         agent = self.selected if self.path_on and self.path_available else None
+        # The owner dropped its copy (the agent was deselected, then selected again while the
+        # engine idled): the tracer's path must be handed over again, grown or not.
+        handed = self.path is not None and self.path_agent == agent
 
         def job() -> _Result:
             sim = run.sim
@@ -460,7 +463,7 @@ class Session:
                 seconds=seconds,
                 jumped=jumped,
             )
-            return _Result(run.generation, state, _trace(run, agent), agent)
+            return _Result(run.generation, state, _trace(run, agent, handed), agent)
 
         return job
 
@@ -479,8 +482,9 @@ class Session:
             self.events.path_changed.emit()
 
 
-def _trace(run: _Run, agent: int | None) -> Pair | None:
-    """Trace `agent`'s path a little further (engine thread); copies when it changed."""
+def _trace(run: _Run, agent: int | None, handed: bool = True) -> Pair | None:
+    """Trace `agent`'s path a little further (engine thread); copies when it changed, or
+    when the owner holds none of it (`handed` False)."""
     if agent is None:
         run.tracer = None
         return None
@@ -494,6 +498,6 @@ def _trace(run: _Run, agent: int | None) -> Pair | None:
     if fresh:
         tracer = run.tracer = PathTracer(timeline, agent)
     assert tracer is not None
-    if tracer.trace(TRACE_SLICE) or fresh:
+    if tracer.trace(TRACE_SLICE) or fresh or not handed:
         return tracer.points.copy(), tracer.breaks.copy()
     return None
