@@ -272,6 +272,26 @@ def test_a_long_message_is_shown_whole_beside_the_figures(window, qtbot):
     assert bar.currentMessage() == "" and label.text() == ""
 
 
+def test_save_as_starts_in_the_users_folder_not_the_bundled_scenes(
+    make_window, monkeypatch, tmp_path, small_scene
+):
+    from PyQt6.QtWidgets import QFileDialog
+
+    from wander3d.scene import scenes_dir
+
+    asked = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args: asked.append(args[2]) or ("", "")
+    )
+    window = make_window(load_scene(bundled_scene("default")))
+    assert not window.files.save_dialog()
+    start = Path(asked[-1])
+    assert start.parent.resolve() != scenes_dir().resolve() and start.parent.is_dir()
+    window.files.open_scene(small_scene.source)  # the user's own file: beside it
+    window.files.save_dialog()
+    assert Path(asked[-1]).parent == small_scene.source.parent
+
+
 def test_settings_persist_recent_files_and_geometry(make_window, small_scene, settings, tmp_path):
     window = make_window(small_scene)
     other = tmp_path / "other.toml"
