@@ -10,6 +10,9 @@ from __future__ import annotations
 from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QStatusBar, QWidget
 
+#: A note wraps onto at most this many lines (the whole of a longer one is in its tooltip),
+#: so that a long warning never takes much of the view's height.
+MAX_NOTE_LINES = 3
 #: How long notes, and notes followed by the scene's warnings, stay (ms).
 NOTE_MS = 4000
 WARNING_MS = 30000
@@ -20,7 +23,7 @@ class MessageBar(QStatusBar):
 
     QStatusBar paints a note on one line, cut off where the permanent figures start; here a
     note is a word-wrapped label that takes the width left beside them (the bar grows a line
-    for a long one). showMessage, clearMessage, currentMessage and messageChanged behave as
+    for a long one, up to MAX_NOTE_LINES; the tooltip has all of it). showMessage, clearMessage, currentMessage and messageChanged behave as
     QStatusBar's.
     """
 
@@ -30,6 +33,8 @@ class MessageBar(QStatusBar):
         self.note_label.setWordWrap(True)
         self.note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        lines = self.note_label.fontMetrics().lineSpacing() * MAX_NOTE_LINES
+        self.note_label.setMaximumHeight(lines + 2)
         self.addWidget(self.note_label, 1)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
