@@ -112,3 +112,34 @@ def test_falls_back_to_a_virtual_display_when_egl_fails(scene, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "using a virtual display" in done.stderr
     assert iio.imread(out).shape[:2] == (96, 160)
+
+
+def test_pictures_carry_a_legend_and_caption_unless_asked_not_to(scene, tmp_path):
+    with_legend, without = tmp_path / "legend.png", tmp_path / "plain.png"
+    args = ("--seconds", "1", "--size", "320x200")
+    assert render(scene, with_legend, *args).returncode == 0
+    assert render(scene, without, *args, "--no-legend").returncode == 0
+    a, b = iio.imread(with_legend)[..., :3], iio.imread(without)[..., :3]
+    differ = np.abs(a.astype(int) - b.astype(int)).sum(axis=-1) > 30
+    h, w = differ.shape
+    assert differ[: h // 5, : w // 2].mean() > 0.02  # the legend, top left
+    assert differ[-h // 8 :, : w // 2].mean() > 0.02  # the caption, bottom left
+    assert not differ[h // 3 : -h // 4, w // 2 :].any()  # the rest is the same picture
+
+
+def test_the_legend_names_each_group_and_the_caption_the_scene_and_time():
+    from wander3d.render.caption import annotate, caption_text, legend_lines
+    from wander3d.scene import bundled_scene, load_scene
+
+    compare = load_scene(bundled_scene("compare"))
+    lines = legend_lines(compare)
+    assert [text.split(" ·")[0] for _, text in lines] == [g.name for g in compare.groups]
+    assert [color for color, _ in lines] == [g.color for g in compare.groups]
+    assert caption_text(compare, 12.34) == f"{compare.name} · t 12.3 s"
+    image = np.zeros((360, 640, 3), np.uint8)
+    drawn = annotate(image, compare, 12.34)
+    assert drawn.shape == image.shape and drawn.dtype == np.uint8
+    # Each group's swatch is drawn in its colour.
+    for color, _ in lines:
+        rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+        assert (np.abs(drawn[:120, :200].astype(int) - rgb).sum(axis=-1) < 6).sum() > 20, color

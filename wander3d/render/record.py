@@ -105,14 +105,22 @@ def record(
     orbit: float = 0.0,
     backend: str = "egl",
     on_step: Callable[[int], None] | None = None,
+    legend: bool = True,
 ) -> Recording:
     """Simulate `scene` for `seconds` and write `out` (.png: the last frame; .mp4/.gif: video).
 
     size: (width, height) pixels; fps: video frames per simulated second; orbit: degrees per
     simulated second the camera turns around the vertical axis, so the paths' 3D shape shows.
+    legend: draw the groups' colours and a caption (scene, time) on every frame (caption.py).
     on_step(steps_done) reports progress. Raises RecordError or GLUnavailable.
     """
+    from vispy.io import write_png
+
+    from .caption import annotate
     from .offscreen import offscreen_view
+
+    def finish(image: np.ndarray) -> np.ndarray:
+        return annotate(image, scene, sim.step_count * scene.dt) if legend else image
 
     suffix = check_request(out, size, fps)
     sim = Simulation(scene.run_spec)
@@ -122,11 +130,13 @@ def record(
     except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
         raise GLUnavailable(f"{backend}: {error}") from error
     try:
+        if orbit:
+            view.set_orbiting(True)
         if suffix == ".png":
             _advance(sim, total_steps, on_step)
             view.update()
             view.orbit(orbit * seconds)
-            view.screenshot(out, size=size)
+            write_png(str(out), finish(view.render(size, supersample=2)))
             return Recording(out, 1, size)
         frames = max(1, math.ceil(seconds * fps - 1e-9))
         with _video_writer(out, suffix, fps, frames) as append:
@@ -135,7 +145,7 @@ def record(
                 _advance(sim, target - sim.step_count, on_step)
                 view.update()
                 view.orbit(orbit / fps)
-                append(view.render(size)[..., :3])
+                append(finish(view.render(size)[..., :3]))
         return Recording(out, frames, size)
     finally:
         view.close()
