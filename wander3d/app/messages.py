@@ -19,12 +19,12 @@ WARNING_MS = 30000
 
 
 class MessageBar(QStatusBar):
-    """A status bar whose notes wrap onto as many lines as they need.
+    """A status bar whose notes wrap onto the lines they need (up to MAX_NOTE_LINES).
 
     QStatusBar paints a note on one line, cut off where the permanent figures start; here a
     note is a word-wrapped label that takes the width left beside them (the bar grows a line
-    for a long one, up to MAX_NOTE_LINES; the tooltip has all of it). showMessage, clearMessage, currentMessage and messageChanged behave as
-    QStatusBar's.
+    for a long one; the tooltip has all of it). showMessage, clearMessage, currentMessage and
+    messageChanged behave as QStatusBar's.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
