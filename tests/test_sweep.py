@@ -383,3 +383,37 @@ def test_each_task_checks_its_scene_fits_the_worker_it_runs_on(tmp_path, monkeyp
             execute.run_tasks(client, [(cell.id, cell.scene)], 1.0, 10.0, lambda *_: None)
     assert str(info.value).startswith(f"task {cell.id}, on its worker: 20 agents with ")
     assert "this machine allows (a test budget)" in str(info.value)
+
+
+def test_atlas_axes_name_keys_with_units_and_mark_censored_persistence():
+    import matplotlib.pyplot as plt
+    import pyarrow as pa
+
+    from wander3d.sweep.plot import CENSORED_MARK, atlas_figure, axis_title
+
+    assert axis_title("groups.wander.jitter") == "wander jitter (units/√s)"
+    assert axis_title("groups[1].max_speed") == "group 1 max speed (units/s)"
+    assert axis_title("enclosure.margin") == "margin (units)"
+    keys = ["groups.wander.jitter", "groups.wander.radius"]
+    rows = [
+        {keys[0]: j, keys[1]: r, "seed": 0, "group": "g", "mean_turn_rate": 20.0 + j,
+         "twitchiness": 1.0, "persistence": 20.0 if (j, r) == (2.0, 8.0) else 3.0,
+         "persistence_censored": (j, r) == (2.0, 8.0), "about_turns": 0.1,
+         "wall_contact": 0.2}
+        for j in (2.0, 10.0) for r in (2.0, 8.0)
+    ]  # fmt: skip
+    fig = atlas_figure(pa.Table.from_pylist(rows), keys)
+    try:
+        axes = fig.axes
+        heat = [ax for ax in axes if ax.get_xlabel()]
+        assert all(ax.get_xlabel() == "wander jitter (units/√s)" for ax in heat)
+        assert all(ax.get_ylabel() == "wander radius (units)" for ax in heat)
+        assert all(t.get_fontsize() >= 9 for ax in heat for t in ax.get_xticklabels())
+        persistence = next(ax for ax in heat if "persistence" in ax.get_title())
+        marks = [t for t in persistence.texts if t.get_text() == CENSORED_MARK]
+        assert [m.get_position() for m in marks] == [(0, 1)]  # jitter 2, radius 8 only
+        assert "lower bound" in persistence.get_title()
+        others = [ax for ax in heat if ax is not persistence]
+        assert not any(t.get_text() == CENSORED_MARK for ax in others for t in ax.texts)
+    finally:
+        plt.close(fig)

@@ -221,3 +221,20 @@ def test_a_plot_format_matplotlib_is_not_asked_for_is_refused(tmp_path, capsys, 
         f"{repr(plot.suffix) if plot.suffix else '(none)'}; use .png, .svg or .pdf\n"
     )
     assert not plot.exists()
+
+
+def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
+    from wander3d.analysis import plot
+
+    figures = []
+    draw = plot.plot_figure
+    monkeypatch.setattr(plot, "plot_figure", lambda *a: figures.append(draw(*a)) or figures[-1])
+    write_csv(tmp_path / "npcs.csv", circles())
+    out = tmp_path / "npcs.png"
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(out)]) == 0
+    (fig,) = figures
+    for ax in fig.axes[4:6]:  # the turn and lift angle distributions
+        assert ax.get_xscale() == "asinh"
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert "0" in labels and "\u221230" in labels and "180" in labels
+        assert not any("10^" in label or "$" in label for label in labels)
