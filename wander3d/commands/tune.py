@@ -169,8 +169,8 @@ def main(args: argparse.Namespace) -> int:
         )
     measured = args.agents or result.checked_agents
     print(
-        f"{PROG}: achieved: {args.seeds} seed(s) of {measured:,} agents during the search; "
-        f"checked: {args.seeds} new seed(s) of the scene's {result.checked_agents:,} agents",
+        f"{PROG}: achieved with {args.seeds} seed(s) of {measured:,} agents; checked with "
+        f"{args.seeds} new seed(s) of the scene's {result.checked_agents:,}",
         file=sys.stderr,
     )
     worst = max(result.errors.values())
