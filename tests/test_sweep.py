@@ -417,3 +417,27 @@ def test_atlas_axes_name_keys_with_units_and_mark_censored_persistence():
         assert not any(t.get_text() == CENSORED_MARK for ax in others for t in ax.texts)
     finally:
         plt.close(fig)
+
+
+def test_a_second_cluster_on_the_machine_prints_no_port_warning():
+    """Two sweeps at once (or any Dask dashboard on 8787) made the second warn "Port 8787 is
+    already in use" through stderr, into what tune and sweep print."""
+    import socket
+    import warnings
+
+    from wander3d.sweep.execute import open_client
+
+    busy = socket.socket()
+    try:
+        try:
+            busy.bind(("", 8787))
+            busy.listen()
+        except OSError:
+            pass  # already taken by something else: just as good
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with open_client(workers=1, processes=False):
+                pass
+        assert not [w for w in caught if "already in use" in str(w.message)]
+    finally:
+        busy.close()
