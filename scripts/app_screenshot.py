@@ -7,14 +7,18 @@ Run it on a virtual screen the size to show, e.g. the README's pictures:
     xvfb-run -s "-screen 0 1366x768x24" python scripts/app_screenshot.py default \
         --seconds 12 --select 17 --follow --out docs/screenshot.png
 
-It opens the window as a first launch (settings in a temporary folder), runs the scene for
---seconds of real time, does what the options ask, lets the window settle and grabs the screen
-(X's root window: the OpenGL canvas included). Not part of the package: a tool for looking.
+On a bare virtual screen it starts openbox (when installed), so the window has the title bar
+and frame a desktop gives it. It opens the window as a first launch (settings in a temporary
+folder), runs the scene for --seconds of real time, does what the options ask, lets the
+window settle and grabs the screen (X's root window: the OpenGL canvas included). Not part of
+the package: a tool for looking.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -42,8 +46,26 @@ def main() -> None:
     parser.add_argument("--help-dialog", action="store_true", help="open the F1 help")
     parser.add_argument("--note", help="show this status-bar note")
     parser.add_argument("--problem", help="show this problem as an automatic reload would")
+    parser.add_argument(
+        "--no-window-manager", action="store_true", help="do not start openbox (one runs)"
+    )
     args = parser.parse_args()
 
+    openbox = shutil.which("openbox")
+    manager = (
+        subprocess.Popen([openbox], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if openbox and not args.no_window_manager
+        else None
+    )
+    try:
+        shoot(args)
+    finally:
+        if manager is not None:
+            manager.terminate()
+            manager.wait()
+
+
+def shoot(args: argparse.Namespace) -> None:
     from wander3d.app.main import prepare_engine, qt_application
     from wander3d.app.window import MainWindow
     from wander3d.commands.common import resolve_scene
