@@ -245,3 +245,24 @@ def test_a_scene_too_big_for_this_machine_is_refused_and_the_old_one_kept(
     session.advance(2)
     session.settle()
     assert session.step == 2
+
+
+def test_resizing_a_group_restarts_the_run_and_counts_as_an_edit(session, scene):
+    session.edit(1, jitter=3.0, method="sphere")  # a live edit first: it is kept
+    session.advance(20)
+    session.settle()
+    seen = []
+    session.events.groups_changed.connect(lambda groups: seen.append(session.modified))
+    session.resize_group(0, count=50, trail_length=20)
+    assert session.agent_count == 50 + 12 and session.step == 0
+    assert session.groups[0].count == 50 and session.groups[0].trail_length == 20
+    assert session.groups[1].wander.method == "sphere" and session.groups[1].wander.jitter == 3.0
+    assert session.modified and seen[-1]
+    assert session.scene.groups[0].count == 30  # the file's scene is unchanged
+    saved = session.current_scene()
+    assert saved.groups[0].count == 50 and saved.source == scene.source
+    with pytest.raises(ValueError, match="edit it live"):
+        session.resize_group(0, max_speed=3.0)
+    with pytest.raises(SceneError):
+        session.resize_group(0, count=0)
+    assert session.agent_count == 62

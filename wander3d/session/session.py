@@ -27,7 +27,7 @@ from psygnal import Signal, SignalGroup
 from wander3d.engine import GroupParams, Simulation
 from wander3d.scene import Scene, check_fits
 
-from .edits import GroupEdit
+from .edits import FIXED_FIELDS, GroupEdit
 from .path import TRACE_MAX_AGENTS, PathTracer
 from .timeline import Timeline
 from .worker import Worker
@@ -182,7 +182,8 @@ class Session:
 
     @property
     def agent_count(self) -> int:
-        return self._scene.agent_count
+        """Agents in the running simulation (a resized group may differ from the file's)."""
+        return int(self._group_index.shape[0])
 
     @property
     def group_index(self) -> np.ndarray:
@@ -330,6 +331,27 @@ class Session:
             run.timeline.edit(group, command.apply(run.sim.groups[group]))
 
         self._queue("edit", self._job(edit))
+
+    def resize_group(self, group: int, **changes: Any) -> None:
+        """Change what sizes group `group`'s arrays (`count`, `trail_length`,
+        `trail_seconds`): the run starts again from the start of the scene as it runs now, with
+        those changed (the camera stays). The scene's file is still what `modified` compares
+        with, so the change counts as an unsaved edit.
+
+        Raises ValueError for another field, SceneError for a value the scene format does not
+        allow, MemoryFitError if the result would not fit; nothing changed then.
+        """
+        other = set(changes) - FIXED_FIELDS
+        if other:
+            raise ValueError(f"{', '.join(sorted(other))}: edit it live (Session.edit)")
+        self.settle()  # the live edits asked for so far are part of the scene restarted
+        groups = list(self.groups)
+        groups[group] = dataclasses.replace(groups[group], **changes)
+        scene = self.current_scene().replace(groups=tuple(groups))
+        saved = self._scene
+        self._start(scene, reloaded=True)
+        self._scene = saved
+        self.events.groups_changed.emit(self.groups)  # now `modified` is true: say so
 
     # ------------------------------------------------------------------ selection and display
     def select(self, agent: int | None) -> None:
