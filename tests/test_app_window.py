@@ -129,8 +129,9 @@ def test_save_as_then_open_gives_the_same_parameters(window, qtbot, tmp_path):
 
 def test_sliders_change_the_engine_at_once(window, qtbot):
     controls = window.panel.groups[0].controls
-    assert set(controls) == {"distance", "radius", "jitter", "max_speed", "max_force"}
-    assert set(window.panel.groups[1].controls) == {"interval", "max_speed", "max_force"}
+    assert set(controls) == {"distance", "radius", "jitter", "vertical", "max_speed", "max_force"}
+    seek = {"interval", "vertical", "max_speed", "max_force"}
+    assert set(window.panel.groups[1].controls) == seek
     controls["radius"].slider.setValue(500)
     wait_engine_idle(window, qtbot)  # edits land on the engine's thread, by the next frame
     assert window.session.groups[0].wander.radius == pytest.approx(controls["radius"].value())

@@ -18,10 +18,12 @@ from PyQt6.QtGui import QKeyEvent, QWheelEvent
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QGridLayout,
     QLabel,
     QSlider,
+    QSpinBox,
     QWidget,
 )
 
@@ -72,6 +74,7 @@ PARAMS = {
         ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
         ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
         ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
+        ParamSpec("vertical", "groups.wander", "Vertical", 0.0, 1.0),
         ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
         ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
     )
@@ -79,8 +82,9 @@ PARAMS = {
 
 
 def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The parameters the panel offers for `group`: its method's wander keys, then limits."""
-    return (*METHOD_KEYS[group.wander.method], "max_speed", "max_force")
+    """The sliders the panel offers for `group`: its method's wander keys, how much it moves
+    up and down, then its limits."""
+    return (*METHOD_KEYS[group.wander.method], "vertical", "max_speed", "max_force")
 
 
 def param_value(group: GroupParams, key: str) -> float:
@@ -145,6 +149,45 @@ class PanelSpinBox(QDoubleSpinBox):
             if text.endswith(point):
                 text += "0"
         return text
+
+
+class PanelComboBox(QComboBox):
+    """A combo box that ignores the wheel unless focused (the panel scrolls instead)."""
+
+    def __init__(self, items: tuple[str, ...]) -> None:
+        super().__init__()
+        self.addItems(items)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        elif event is not None:
+            event.ignore()
+
+
+class PanelIntSpinBox(QSpinBox):
+    """A whole-number box that ignores the wheel unless focused, keeps its keys, and reports
+    only a finished edit (Enter, or focus leaving): each change restarts the run."""
+
+    def __init__(self, lo: int, hi: int, value: int, suffix: str = "") -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setKeyboardTracking(False)
+        self.setRange(lo, hi)
+        self.setValue(value)
+        self.setGroupSeparatorShown(True)
+        if suffix:
+            self.setSuffix(suffix)
+
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        elif event is not None:
+            event.ignore()
+
+    def event(self, event: QEvent | None) -> bool:
+        return keeps_key(event) or super().event(event)
 
 
 class PanelCheckBox(QCheckBox):
