@@ -113,7 +113,7 @@ class GroupControls(QFrame):
             self.controls[key] = control
 
         restart = "Changing it restarts the run from the start (it sizes the simulation)"
-        self.count_box = PanelIntSpinBox(1, 10_000_000, group.count, " agents")
+        self.count_box = PanelIntSpinBox(1, 10_000_000, group.count)
         self.count_box.setToolTip(f"{schema.key('groups', 'count').doc} {restart}.")
         self.trail_box = PanelIntSpinBox(0, 100_000, group.trail_length, " points")
         self.trail_box.setToolTip(f"{schema.key('groups', 'trail_length').doc} {restart}.")
