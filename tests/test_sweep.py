@@ -251,7 +251,9 @@ def test_an_existing_cluster_writes_the_same_bytes(one_worker_table, tmp_path, c
 
     path, one = one_worker_table
     out = tmp_path / "cluster.parquet"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
         args = ["sweep", str(path), "--out", str(out), "--scheduler", cluster.scheduler_address]
         assert main(args) == 0, capsys.readouterr().err
     assert out.read_bytes() == one.read_bytes()
