@@ -14,6 +14,7 @@ pytest.importorskip("PyQt6", reason=skip_reason("app"))
 
 from app_support import wait_engine_idle
 from PyQt6.QtCore import QTimer
+from PyQt6.QtWidgets import QApplication
 
 from wander3d.app.frame_loop import MAX_FRAME_GAP, TIMELINE_INTERVAL
 from wander3d.engine import Simulation
@@ -222,6 +223,26 @@ def test_the_status_bar_says_the_speed_reached_when_the_machine_cannot_keep_up(w
     assert window.commands.speed_label.text() == "x2"
 
 
+def test_one_clock_on_screen_and_no_frame_rate_while_paused(window, qtbot):
+    """The timeline bar is the clock (time and step); the status bar, refreshed at another
+    pace, shows neither, so the two never disagree (45.70 s against 47.17 s at x8)."""
+    loop, session = window.frames, window.session
+    clock = FakeClock(loop)
+    session.change_speed(+3)
+    session.set_running(True)
+    clock.frames(30, 1 / 60, session)
+    loop._show_status()
+    status = window.status_label.text()
+    assert " s  ·" not in status and "step" not in status and " fps" in status
+    session.set_running(False)
+    wait_engine_idle(window, qtbot)
+    loop._show_status()
+    status = window.status_label.text()
+    assert "fps" not in status and "paused" in status
+    label = window.timeline_bar.time_label.text()
+    assert f"{session.step * session.dt:.2f} / " in label and f"step {session.step:,}" in label
+
+
 def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtbot, small_scene):
     window.session.seek(0)
     for _ in range(3):
@@ -269,16 +290,28 @@ def test_the_selected_agents_whole_path_is_shown(window, qtbot, small_scene):
     window.session.set_running(False)
     wait_engine_idle(window, qtbot)
     window.select_agent(45)
-    window.timeline_bar.path_button.setChecked(True)
+    bar = window.timeline_bar
+    slider_width = bar.slider.width()
+    # Choosing a colouring is enough: the path turns on (it took a click on the word).
+    bar.measure_combo.setCurrentIndex(1)
+    bar.measure_combo.activated.emit(1)
+    assert bar.path_button.isChecked() and window.session.path_on
     step = window.session.step
     qtbot.waitUntil(lambda: window.view.path.visible, timeout=5000)
     reference = _positions(small_scene, step)[:, 45]
     np.testing.assert_array_equal(window.view.path.line.pos, reference.astype(np.float32))
-    assert "blue ≤" in window.timeline_bar.scale_label.text()
-    window.timeline_bar.measure_combo.setCurrentIndex(1)
-    assert "°/s" in window.timeline_bar.scale_label.text()
+    assert "blue ≤" in bar.scale_label.text() and "°/s" in bar.scale_label.text()
+    bar.measure_combo.setCurrentIndex(0)
+    assert "units/s" in bar.scale_label.text()
+    QApplication.processEvents()
+    assert bar.slider.width() == slider_width  # the scale appearing moved nothing
     window.select_agent(None)
     qtbot.waitUntil(lambda: not window.view.path.visible, timeout=3000)
+    assert bar.scale_label.text() == ""  # no path, no scale
+    window.select_agent(45)
+    qtbot.waitUntil(lambda: "blue ≤" in bar.scale_label.text(), timeout=5000)
+    assert window.files.open_scene(small_scene.source, dialog=False)
+    assert not window.view.path.visible and bar.scale_label.text() == ""
 
 
 def test_a_slow_draw_thins_out_the_agents_and_fast_frames_bring_them_back(

@@ -37,6 +37,12 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     assert slider.value() == before + 1 and active.session.step == steps
     qtbot.keyClick(slider, Qt.Key.Key_Home)
     assert slider.value() == 0 and active.view.camera_mode == "turntable"
+    # Space is not a slider's key: it plays and pauses even with a slider focused.
+    running = active.session.running
+    qtbot.keyClick(slider, Qt.Key.Key_Space)
+    assert active.session.running != running and slider.hasFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Space)
+    assert active.session.running == running
     box = active.panel.trails_box
     focus(box, qtbot)
     qtbot.keyClick(box, Qt.Key.Key_Space)
@@ -103,4 +109,21 @@ def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
         assert gesture in text
     for _color, name, _meaning in LEGEND:
         assert name in text
+    for control in ("Timeline slider", "Path button", "speed or turn rate"):
+        assert control in text
+    # Every section's descriptions start at one x: keys, mouse, timeline, overlay.
+    browser = dialog.browser
+    starts = set()
+    for description in (
+        "Open scene — Open a scene file",
+        "Reset — Back to the scene's start",
+        "select it: its wander sphere",
+        "drag it (or click it",
+        "x, y (up) and z from the box's low corner",
+    ):
+        cursor = browser.document().find(description)
+        assert not cursor.isNull(), description
+        cursor.setPosition(cursor.selectionStart())
+        starts.add(browser.cursorRect(cursor).left())
+    assert len(starts) == 1, starts
     dialog.close()

@@ -138,3 +138,55 @@ def test_an_automatic_reload_never_drops_edits(window, small_scene_file, qtbot):
     )
     qtbot.waitUntil(lambda: "unsaved" in window.statusBar().currentMessage(), timeout=5000)
     assert window.session.agent_count == 60 and window.session.groups[0].wander.jitter == 9.5
+
+
+def test_method_steering_and_vertical_are_panel_controls(window, qtbot):
+    from app_support import wait_engine_idle
+
+    group = window.panel.groups[0]
+    assert "vertical" in group.controls
+    group.method_combo.setCurrentText("noise")
+    group.method_combo.textActivated.emit("noise")  # as a user's choice does
+    wait_engine_idle(window, qtbot)
+    assert window.session.groups[0].wander.method == "noise"
+    # The group's sliders are now the noise method's.
+    group = window.panel.groups[0]
+    assert "frequency" in group.controls and "jitter" not in group.controls
+    assert group.method_combo.currentText() == "noise"
+    group.steering_combo.textActivated.emit("desired")
+    wait_engine_idle(window, qtbot)
+    assert window.session.groups[0].wander.steering == "desired"
+    group.controls["vertical"].spin.setValue(0.2)
+    wait_engine_idle(window, qtbot)
+    assert window.session.groups[0].wander.vertical == 0.2
+    assert window.isWindowModified()
+
+
+def test_checks_turn_back_warning_shows_live_as_a_slider_makes_it_true(window, qtbot):
+    from app_support import wait_engine_idle
+
+    group = window.panel.groups[0]
+    warning = group.warning
+    group.controls["max_speed"].spin.setValue(10.0)  # turns back well within the margin
+    wait_engine_idle(window, qtbot)
+    assert not warning.isVisibleTo(window)
+    group.controls["max_speed"].spin.setValue(250.0)  # far too fast to turn within it
+    wait_engine_idle(window, qtbot)
+    assert warning.isVisibleTo(window)
+    assert "turning back from max_speed 250" in warning.text() and "margin" in warning.text()
+
+
+def test_agents_and_trail_length_restart_the_run_with_the_new_size(window, qtbot):
+    group = window.panel.groups[0]
+    before = window.session.agent_count
+    count = window.session.groups[0].count
+    group.count_box.setValue(count + 5)
+    group.count_box.editingFinished.emit()
+    qtbot.waitUntil(lambda: window.session.agent_count == before + 5, timeout=5000)
+    assert window.session.step == 0 and window.isWindowModified()
+    assert window.panel.groups[0].count_box.value() == count + 5
+    group = window.panel.groups[0]
+    group.trail_box.setValue(7)
+    group.trail_box.editingFinished.emit()
+    qtbot.waitUntil(lambda: window.session.groups[0].trail_length == 7, timeout=5000)
+    assert window.session.agent_count == before + 5  # the count stays

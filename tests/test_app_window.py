@@ -129,8 +129,9 @@ def test_save_as_then_open_gives_the_same_parameters(window, qtbot, tmp_path):
 
 def test_sliders_change_the_engine_at_once(window, qtbot):
     controls = window.panel.groups[0].controls
-    assert set(controls) == {"distance", "radius", "jitter", "max_speed", "max_force"}
-    assert set(window.panel.groups[1].controls) == {"interval", "max_speed", "max_force"}
+    assert set(controls) == {"distance", "radius", "jitter", "vertical", "max_speed", "max_force"}
+    seek = {"interval", "vertical", "max_speed", "max_force"}
+    assert set(window.panel.groups[1].controls) == seek
     controls["radius"].slider.setValue(500)
     wait_engine_idle(window, qtbot)  # edits land on the engine's thread, by the next frame
     assert window.session.groups[0].wander.radius == pytest.approx(controls["radius"].value())
@@ -249,6 +250,47 @@ def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
     message = window.statusBar().currentMessage()
     assert message.startswith(f"Opened {path}. Warning: slow: turning back from max_speed 15")
     assert "~22.5 units" in message
+
+
+def test_a_long_message_is_shown_whole_beside_the_figures(window, qtbot):
+    """The status bar cut "...groups[0].count: 0 is out c" at 1366 pixels: now a long note
+    wraps onto more lines in the width the figures leave, and nothing of it is hidden."""
+    problem = (
+        "/home/someone/projects/wander3d/scenes/live2.toml: groups[0].count: 0 is out of "
+        "range: must be >= 1 and <= 10,000,000"
+    )
+    window.messages.problem("Cannot reload scene", problem, dialog=False)
+    window.frames._show_status()
+    bar, label = window.messages.bar, window.messages.bar.note_label
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
+    assert bar.currentMessage() == f"Cannot reload scene: {problem}"
+    assert label.text() == bar.currentMessage() and label.isVisible()
+    assert label.heightForWidth(label.width()) > label.fontMetrics().height()  # it wraps
+    figures = window.status_label
+    assert label.geometry().right() < figures.geometry().left()
+    assert figures.width() >= figures.sizeHint().width()  # the figures are not squeezed
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and label.text() == ""
+
+
+def test_save_as_starts_in_the_users_folder_not_the_bundled_scenes(
+    make_window, monkeypatch, tmp_path, small_scene
+):
+    from PyQt6.QtWidgets import QFileDialog
+
+    from wander3d.scene import scenes_dir
+
+    asked = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args: asked.append(args[2]) or ("", "")
+    )
+    window = make_window(load_scene(bundled_scene("default")))
+    assert not window.files.save_dialog()
+    start = Path(asked[-1])
+    assert start.parent.resolve() != scenes_dir().resolve() and start.parent.is_dir()
+    window.files.open_scene(small_scene.source)  # the user's own file: beside it
+    window.files.save_dialog()
+    assert Path(asked[-1]).parent == small_scene.source.parent
 
 
 def test_settings_persist_recent_files_and_geometry(make_window, small_scene, settings, tmp_path):

@@ -51,3 +51,9 @@ def test_bench_without_frames_needs_only_the_core(tmp_path):
     assert results["frames"] == [] and results["frames_error"] is None
     assert {row["steps_per_call"] for row in results["engine"]} == {1, 60}
     assert "x baseline" in done.stdout
+
+
+def test_multisampling_is_named_in_words_when_there_is_none():
+    from wander3d.bench.run import multisampling
+
+    assert multisampling(0) == "no multisampling" and multisampling(4) == "4x multisampling"

@@ -218,13 +218,34 @@ def test_run_refuses_a_trajectory_too_big_for_memory(tmp_path):
         ["check", "default", "--bogus"],
     ],
 )
-def test_bad_arguments_exit_2_with_usage(args, capsys):
+def test_bad_arguments_exit_2_with_one_line(args, capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(args)
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: wander3d")
-    assert err.splitlines()[-1].startswith("wander3d: error: ")
+    assert err.startswith("wander3d: error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["stat", "default"], "stat: no such command, file or bundled scene; did you mean stats?"),
+        (["chek"], "chek: no such command, file or bundled scene; did you mean check?"),
+        (["defualt"], "defualt: no such command, file or bundled scene; did you mean default?"),
+        (["zzzz"], "zzzz: no such command, file or bundled scene (commands: open, check,"),
+    ],
+)
+def test_a_mistyped_first_word_names_what_it_may_mean_and_opens_nothing(
+    argv, hint, capsys, monkeypatch, tmp_path
+):
+    monkeypatch.chdir(tmp_path)
+    opened = []
+    monkeypatch.setattr(open_command, "main", lambda args: opened.append(args) or 0)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"wander3d: error: {hint}") and err.count("\n") == 1, err
+    assert "bundled scenes: compare, default, fish" in err
+    assert not opened
 
 
 def test_bad_arguments_from_the_shell():

@@ -73,15 +73,21 @@ def test_output_file_errors_name_the_file_and_the_problem(tmp_path, name, proble
 
 
 @pytest.mark.parametrize(
-    ("command", "option"),
+    ("command", "option", "name"),
     [
-        (["run", "default", "--seconds", "0.1", "--out"], "--out"),
-        (["stats", "default", "--seconds", "1", "--plot"], "--plot"),
-        (["tune", "default", "--group", "wanderers", "--target", "turn_rate=20", "--out"], "--out"),
+        (["run", "default", "--seconds", "0.1", "--out"], "--out", "file.npz"),
+        (["stats", "default", "--seconds", "1", "--plot"], "--plot", "file.png"),
+        (
+            ["tune", "default", "--group", "wanderers", "--target", "turn_rate=20", "--out"],
+            "--out",
+            "file.toml",
+        ),
     ],
 )
-def test_the_cli_names_the_option_of_a_file_it_cannot_write(tmp_path, capsys, command, option):
-    target = tmp_path / "no" / "file.npz"
+def test_the_cli_names_the_option_of_a_file_it_cannot_write(
+    tmp_path, capsys, command, option, name
+):
+    target = tmp_path / "no" / name
     assert cli.main([*command, str(target)]) == 2
     err = capsys.readouterr().err
     assert err == f"wander3d: error: {option} {target}: folder {target.parent} does not exist\n"

@@ -76,7 +76,7 @@ def test_the_core_installs_no_gui_and_the_extras_bring_it(wheel):
     core = found[""]
     assert {"numpy", "numba", "pyarrow", "dask", "optuna", "matplotlib"} <= core
     assert not core & GUI
-    assert found["render"] == {"vispy", "imageio", "imageio-ffmpeg"}
+    assert found["render"] == {"vispy", "imageio", "imageio-ffmpeg", "pillow"}
     assert found["app"] == found["render"] | {"pyqt6"}
     assert "pytest" in found["test-core"] and not found["test-core"] & GUI
     assert found["test"] == found["app"] | found["test-core"] | {"pytest-qt", "pytest-xvfb"}

@@ -193,3 +193,31 @@ def test_hidden_faces_follow_the_screens_orientation():
     flipped = np.diag([1.0, -1.0, 1.0, 1.0]) @ perspective
     assert hidden_faces(project(flipped), ahead, mirrored=False) == "front"
     assert hidden_faces(project(perspective), -ahead, mirrored=False) is False
+
+
+def test_frame_box_centres_the_boxs_picture_where_looking_at_its_centre_did_not():
+    from wander3d.render.camera import FIT_MARGIN, _basis, frame_box
+
+    low, high = np.array([-160.0, -45, -90]), np.array([160.0, 45, 90])  # the fish tank
+    fov, aspect, az, el = 45.0, 16 / 9, 20.0, 10.0
+    right, up, forward = _basis(az, el)
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    points = low + corners * (high - low)
+
+    def picture(center, distance):
+        eye = center - distance * forward
+        rel = points - eye
+        depth = rel @ forward
+        tan_v = np.tan(np.radians(fov) / 2)
+        return (rel @ right) / depth / (tan_v * aspect), (rel @ up) / depth / tan_v
+
+    x, y = picture((low + high) / 2, fit_distance(low, high, fov, aspect, az, el))
+    assert abs(x.max() + x.min()) > 0.05 or abs(y.max() + y.min()) > 0.05  # off-centre
+    center, distance = frame_box(low, high, fov, aspect, az, el)
+    x, y = picture(center, distance)
+    assert abs(x.max() + x.min()) < 1e-6 and abs(y.max() + y.min()) < 1e-6
+    assert max(np.abs(x).max(), np.abs(y).max()) == pytest.approx(1 / FIT_MARGIN, rel=1e-6)
+    # A distance the scene sets is kept; the picture is centred from there.
+    center, kept = frame_box(low, high, fov, aspect, az, el, distance=500.0)
+    x, y = picture(center, kept)
+    assert kept == 500.0 and abs(x.max() + x.min()) < 1e-6 and abs(y.max() + y.min()) < 1e-6

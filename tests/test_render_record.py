@@ -11,6 +11,9 @@ from extras_support import skip_reason
 pytest.importorskip("imageio", reason=skip_reason("gl"))
 
 import imageio.v3 as iio
+from PIL import Image
+
+from wander3d.render.record import gif_delays_ms
 
 pytestmark = pytest.mark.gl
 
@@ -65,6 +68,22 @@ def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_pat
     assert frames[-1].std() > 5
     first, last = frames[0].astype(float), frames[-1].astype(float)
     assert np.abs(first - last).mean() > 1.0
+    if suffix == ".gif":
+        # 8 fps is 12.5 hundredths a frame: delays alternate so the clip lasts its 2 s.
+        with Image.open(out) as gif:
+            delays = []
+            for i in range(gif.n_frames):
+                gif.seek(i)
+                delays.append(gif.info["duration"])
+        assert sum(delays) == 2000 and set(delays) == {120, 130}
+
+
+@pytest.mark.parametrize(("fps", "average_ms"), [(15, 1000 / 15), (30, 1000 / 30), (8, 125)])
+def test_gif_delays_keep_the_asked_rate_on_average(fps, average_ms):
+    delays = gif_delays_ms(600, fps)
+    assert len(delays) == 600 and all(d % 10 == 0 for d in delays)
+    assert abs(np.cumsum(delays) - np.arange(1, 601) * average_ms).max() <= 5
+    assert gif_delays_ms(3, 15) == [70, 60, 70]
 
 
 @pytest.mark.parametrize(
@@ -73,6 +92,7 @@ def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_pat
         ("picture.bmp", (), "unknown format"),
         ("clip.mp4", ("--size", "161x96"), "even width and height"),
         ("picture.png", ("--size", "12x12"), "16 to 8192"),
+        ("clip.gif", ("--fps", "60"), "a GIF plays at most 50"),
         ("missing/picture.png", (), "does not exist"),
     ],
 )
@@ -92,3 +112,34 @@ def test_falls_back_to_a_virtual_display_when_egl_fails(scene, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "using a virtual display" in done.stderr
     assert iio.imread(out).shape[:2] == (96, 160)
+
+
+def test_pictures_carry_a_legend_and_caption_unless_asked_not_to(scene, tmp_path):
+    with_legend, without = tmp_path / "legend.png", tmp_path / "plain.png"
+    args = ("--seconds", "1", "--size", "320x200")
+    assert render(scene, with_legend, *args).returncode == 0
+    assert render(scene, without, *args, "--no-legend").returncode == 0
+    a, b = iio.imread(with_legend)[..., :3], iio.imread(without)[..., :3]
+    differ = np.abs(a.astype(int) - b.astype(int)).sum(axis=-1) > 30
+    h, w = differ.shape
+    assert differ[: h // 5, : w // 2].mean() > 0.02  # the legend, top left
+    assert differ[-h // 8 :, : w // 2].mean() > 0.02  # the caption, bottom left
+    assert not differ[h // 3 : -h // 4, w // 2 :].any()  # the rest is the same picture
+
+
+def test_the_legend_names_each_group_and_the_caption_the_scene_and_time():
+    from wander3d.render.caption import annotate, caption_text, legend_lines
+    from wander3d.scene import bundled_scene, load_scene
+
+    compare = load_scene(bundled_scene("compare"))
+    lines = legend_lines(compare)
+    assert [text.split(" ·")[0] for _, text in lines] == [g.name for g in compare.groups]
+    assert [color for color, _ in lines] == [g.color for g in compare.groups]
+    assert caption_text(compare, 12.34) == f"{compare.name} · t 12.3 s"
+    image = np.zeros((360, 640, 3), np.uint8)
+    drawn = annotate(image, compare, 12.34)
+    assert drawn.shape == image.shape and drawn.dtype == np.uint8
+    # Each group's swatch is drawn in its colour.
+    for color, _ in lines:
+        rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+        assert (np.abs(drawn[:120, :200].astype(int) - rgb).sum(axis=-1) < 6).sum() > 20, color

@@ -346,3 +346,30 @@ def test_cones_small_on_screen_have_fewer_sides_and_look_the_same(gl_view, monke
     gl_view.follow(0)  # a chase view: the nearest cones fill much of the screen
     gl_view.render()
     assert cones.sides == agents_module.CONE_SIDES[-1]
+
+
+@pytest.mark.parametrize("orbiting", [False, True])
+def test_the_home_view_frames_the_box_centred_with_a_margin(gl_view, orbiting):
+    """The box's picture was off-centre (the nearest corner at the bottom edge, a third of a
+    wide picture empty): now its projected corners are centred, inside a margin, and fill
+    the view up to it. Orbiting, the view looks at the box's centre, so turning keeps it."""
+    from wander3d.render.camera import FIT_MARGIN
+
+    gl_view.set_orbiting(orbiting)
+    gl_view.render((480, 360))
+    low, high = gl_view.sim.bounds
+    corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1])
+                        for z in (low[2], high[2])])  # fmt: skip
+    transform = gl_view.viewbox.scene.node_transform(gl_view.canvas.scene)
+    mapped = transform.map(corners)
+    xy = mapped[:, :2] / mapped[:, 3:4]
+    w, h = gl_view.canvas.size
+    x = (xy[:, 0] - w / 2) / (w / 2)
+    y = (xy[:, 1] - h / 2) / (h / 2)
+    limit = 1 / FIT_MARGIN + 1e-3
+    assert np.abs(x).max() <= limit and np.abs(y).max() <= limit
+    if orbiting:
+        np.testing.assert_allclose(gl_view.rig.center, (np.asarray(low) + np.asarray(high)) / 2)
+    else:
+        assert abs(x.max() + x.min()) < 0.01 and abs(y.max() + y.min()) < 0.01  # centred
+        assert max(np.abs(x).max(), np.abs(y).max()) > limit - 0.01  # and as big as fits

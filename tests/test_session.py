@@ -175,6 +175,17 @@ def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
     np.testing.assert_array_equal(points, np.array(expected, np.float32))
     session.select(None)
     assert session.path is None
+    # Selected again while the engine idled: the traced path comes back (it never did, and
+    # the session asked for tracing forever).
+    session.select(33)
+    for _ in range(20):
+        if not session.wants_work:
+            break
+        session.dispatch()
+        session.wait(5.0)
+        session.collect()
+    assert not session.wants_work and session.path is not None
+    np.testing.assert_array_equal(session.path[0], points)
 
 
 def test_display_toggles_are_part_of_the_running_scene(session):
@@ -234,3 +245,24 @@ def test_a_scene_too_big_for_this_machine_is_refused_and_the_old_one_kept(
     session.advance(2)
     session.settle()
     assert session.step == 2
+
+
+def test_resizing_a_group_restarts_the_run_and_counts_as_an_edit(session, scene):
+    session.edit(1, jitter=3.0, method="sphere")  # a live edit first: it is kept
+    session.advance(20)
+    session.settle()
+    seen = []
+    session.events.groups_changed.connect(lambda groups: seen.append(session.modified))
+    session.resize_group(0, count=50, trail_length=20)
+    assert session.agent_count == 50 + 12 and session.step == 0
+    assert session.groups[0].count == 50 and session.groups[0].trail_length == 20
+    assert session.groups[1].wander.method == "sphere" and session.groups[1].wander.jitter == 3.0
+    assert session.modified and seen[-1]
+    assert session.scene.groups[0].count == 30  # the file's scene is unchanged
+    saved = session.current_scene()
+    assert saved.groups[0].count == 50 and saved.source == scene.source
+    with pytest.raises(ValueError, match="edit it live"):
+        session.resize_group(0, max_speed=3.0)
+    with pytest.raises(SceneError):
+        session.resize_group(0, count=0)
+    assert session.agent_count == 62

@@ -74,6 +74,15 @@ def test_json_has_every_group_and_nothing_else_on_stdout():
     assert "ran 180 steps" in result.stderr
 
 
+def test_json_times_carry_no_float_noise(tmp_path, capsys):
+    # 600 sample intervals of 6 steps of 0.0166667 s: 60.00012 s, not 60.000119999999995.
+    scene = tmp_path / "odd_dt.toml"
+    scene.write_text("[scene]\ndt = 0.0166667\n[[groups]]\ncount = 4\n")
+    assert run_main(["stats", str(scene), "--seconds", "60", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"seconds": 60.00012,' in out and '"sample_interval_s": 0.1000002,' in out
+
+
 def test_table_and_plot(tmp_path, capsys):
     png = tmp_path / "stats.png"
     args = ["stats", str(COMPARE), "--seconds", "4", "--sample-rate", "20", "--plot", str(png)]

@@ -179,6 +179,9 @@ def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "x.png"]
     assert main(args) == 2
     assert "--plot draws one or two varied keys" in capsys.readouterr().err
+    args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "atlas.jpg"]
+    assert main(args) == 2
+    assert "--plot atlas.jpg: unknown plot format '.jpg'" in capsys.readouterr().err
 
 
 def test_key_paths():
@@ -206,13 +209,17 @@ def test_csv_table_sidecar_and_one_key_plot(tmp_path):
     assert header[4:] == [f.name for f in dataclasses.fields(GroupStats)][1:]
     assert len(lines) == 1 + 6
     assert [line.split(",")[1] for line in lines[1:]] == ["7", "8"] * 3
-    sidecar = json.loads(out.with_suffix(".json").read_text())
+    sidecar = json.loads((tmp_path / "atlas.csv.json").read_text())
     assert sidecar["sweep"] == text and sidecar["columns"] == header
     assert not store.parts_folder(out).exists()
     png = tmp_path / "atlas.png"
     with open(png, "wb") as f:
         write_atlas(f, result.table, ["groups.wander.jitter"])
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "atlas.svg"
+    with open(svg, "wb") as f:
+        write_atlas(f, result.table, ["groups.wander.jitter"], "svg")
+    assert svg.read_bytes().startswith(b"<?xml")
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +251,9 @@ def test_an_existing_cluster_writes_the_same_bytes(one_worker_table, tmp_path, c
 
     path, one = one_worker_table
     out = tmp_path / "cluster.parquet"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
         args = ["sweep", str(path), "--out", str(out), "--scheduler", cluster.scheduler_address]
         assert main(args) == 0, capsys.readouterr().err
     assert out.read_bytes() == one.read_bytes()
@@ -376,3 +385,61 @@ def test_each_task_checks_its_scene_fits_the_worker_it_runs_on(tmp_path, monkeyp
             execute.run_tasks(client, [(cell.id, cell.scene)], 1.0, 10.0, lambda *_: None)
     assert str(info.value).startswith(f"task {cell.id}, on its worker: 20 agents with ")
     assert "this machine allows (a test budget)" in str(info.value)
+
+
+def test_atlas_axes_name_keys_with_units_and_mark_censored_persistence():
+    import matplotlib.pyplot as plt
+    import pyarrow as pa
+
+    from wander3d.sweep.plot import CENSORED_MARK, atlas_figure, axis_title
+
+    assert axis_title("groups.wander.jitter") == "wander jitter (units/√s)"
+    assert axis_title("groups[1].max_speed") == "group 1 max speed (units/s)"
+    assert axis_title("enclosure.margin") == "margin (units)"
+    keys = ["groups.wander.jitter", "groups.wander.radius"]
+    rows = [
+        {keys[0]: j, keys[1]: r, "seed": 0, "group": "g", "mean_turn_rate": 20.0 + j,
+         "twitchiness": 1.0, "persistence": 20.0 if (j, r) == (2.0, 8.0) else 3.0,
+         "persistence_censored": (j, r) == (2.0, 8.0), "about_turns": 0.1,
+         "wall_contact": 0.2}
+        for j in (2.0, 10.0) for r in (2.0, 8.0)
+    ]  # fmt: skip
+    fig = atlas_figure(pa.Table.from_pylist(rows), keys)
+    try:
+        axes = fig.axes
+        heat = [ax for ax in axes if ax.get_xlabel()]
+        assert all(ax.get_xlabel() == "wander jitter (units/√s)" for ax in heat)
+        assert all(ax.get_ylabel() == "wander radius (units)" for ax in heat)
+        assert all(t.get_fontsize() >= 9 for ax in heat for t in ax.get_xticklabels())
+        persistence = next(ax for ax in heat if "persistence" in ax.get_title())
+        marks = [t for t in persistence.texts if t.get_text() == CENSORED_MARK]
+        assert [m.get_position() for m in marks] == [(0, 1)]  # jitter 2, radius 8 only
+        assert "lower bound" in persistence.get_title()
+        others = [ax for ax in heat if ax is not persistence]
+        assert not any(t.get_text() == CENSORED_MARK for ax in others for t in ax.texts)
+    finally:
+        plt.close(fig)
+
+
+def test_a_second_cluster_on_the_machine_prints_no_port_warning():
+    """Two sweeps at once (or any Dask dashboard on 8787) made the second warn "Port 8787 is
+    already in use" through stderr, into what tune and sweep print."""
+    import socket
+    import warnings
+
+    from wander3d.sweep.execute import open_client
+
+    busy = socket.socket()
+    try:
+        try:
+            busy.bind(("", 8787))
+            busy.listen()
+        except OSError:
+            pass  # already taken by something else: just as good
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with open_client(workers=1, processes=False):
+                pass
+        assert not [w for w in caught if "already in use" in str(w.message)]
+    finally:
+        busy.close()

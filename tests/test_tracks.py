@@ -199,8 +199,42 @@ def test_sampling_faster_than_the_fixes_is_pointed_out(tmp_path, capsys):
     assert "the samples between fixes lie on straight lines" in capsys.readouterr().err
 
 
-def test_tracks_plot(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("name", "magic"),
+    [("npcs.png", b"\x89PNG\r\n\x1a\n"), ("npcs.SVG", b"<?xml"), ("npcs.pdf", b"%PDF-")],
+)
+def test_tracks_plot_in_the_format_its_name_asks(tmp_path, capsys, name, magic):
     write_csv(tmp_path / "npcs.csv", circles())
-    png = tmp_path / "npcs.png"
-    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(png)]) == 0
-    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    plot = tmp_path / name
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(plot)]) == 0
+    assert plot.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize("name", ["npcs.jpg", "npcs.txt", "npcs"])
+def test_a_plot_format_matplotlib_is_not_asked_for_is_refused(tmp_path, capsys, name):
+    write_csv(tmp_path / "npcs.csv", circles())
+    plot = tmp_path / name
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(plot)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"wander3d: error: --plot {plot}: unknown plot format "
+        f"{repr(plot.suffix) if plot.suffix else '(none)'}; use .png, .svg or .pdf\n"
+    )
+    assert not plot.exists()
+
+
+def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
+    from wander3d.analysis import plot
+
+    figures = []
+    draw = plot.plot_figure
+    monkeypatch.setattr(plot, "plot_figure", lambda *a: figures.append(draw(*a)) or figures[-1])
+    write_csv(tmp_path / "npcs.csv", circles())
+    out = tmp_path / "npcs.png"
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(out)]) == 0
+    (fig,) = figures
+    for ax in fig.axes[4:6]:  # the turn and lift angle distributions
+        assert ax.get_xscale() == "asinh"
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert "0" in labels and "\u221230" in labels and "180" in labels
+        assert not any("10^" in label or "$" in label for label in labels)

@@ -56,6 +56,13 @@ def test_tune_reaches_a_reachable_target_and_writes_the_tuned_scene(client, tmp_
     assert tuned.replace(groups=scene.groups) == scene
     assert path.read_text().startswith("# Tuned by `wander3d tune` from default: group")
     assert "groups[0].wander.jitter: 10 -> " in path.read_text()
+    # The winner is measured again, with new seeds, at the scene's own 300 agents: exactly
+    # what a run of the tuned group shows, and the file says so.
+    assert result.checked_agents == scene.groups[0].count == 300 != AGENTS
+    own = tune.tuning_scene(tuned, 0, None).replace(seed=scene.seed + 1)
+    again = measure(own, SECONDS, RATE)[0].mean_turn_rate
+    assert result.checked["mean_turn_rate"] == pytest.approx(again, rel=1e-12)
+    assert "Checked with new seeds at the group's 300 agents" in path.read_text()
 
 
 def test_knob_bounds_default_to_a_quarter_to_four_times_the_value():
@@ -85,3 +92,14 @@ def test_bad_tune_input_is_one_line_and_exit_2(tmp_path, capsys, args, expected)
     assert err.startswith("wander3d: error: ") and err.count("\n") == 1
     assert expected in err
     assert not (tmp_path / "t.toml").exists()
+
+
+def test_out_must_name_a_toml_file(tmp_path, capsys):
+    out = tmp_path / "t.parquet"
+    argv = ["tune", "default", "--group", "wanderers", "--target", "turn_rate=20"]
+    argv += ["--out", str(out)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"wander3d: error: --out {out}: the tuned scene is TOML; name a .toml file\n"
+    )
+    assert not out.exists()

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 from wander3d import SceneError, __version__
@@ -34,6 +36,7 @@ from wander3d.commands.common import (
     PROG,
     CliError,
     error_line,
+    looks_like_name,
 )
 from wander3d.files import OutputError
 from wander3d.scene import MemoryFitError, bundled_scenes
@@ -44,10 +47,10 @@ OPEN_ALIASES = ("app",)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with the program name fixed (python -m would say __main__.py)."""
+    """argparse with the program name fixed (python -m would say __main__.py) and its errors
+    one line, like every other bad input (the usage is a `--help` away)."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
         self.exit(EXIT_BAD_INPUT, f"{PROG}: error: {message}\n")
 
 
@@ -85,9 +88,34 @@ def _normalise_argv(argv: list[str]) -> list[str]:
     return argv
 
 
+def _unknown_word(argv: list[str]) -> str | None:
+    """The error for a first word that is no command, file or bundled scene (`wander3d chek`,
+    `wander3d stat default`), naming the nearest command or scene; None for any other argv.
+
+    Without it the word would open the app on a missing file, or fail on the next argument.
+    """
+    if not argv or argv[0].startswith("-") or argv[0] in (*NAMES, *OPEN_ALIASES):
+        return None
+    word = argv[0]
+    scenes = bundled_scenes()
+    if not looks_like_name(word) or Path(word).exists() or word in scenes:
+        return None
+    close = difflib.get_close_matches(word, [*NAMES, *scenes], n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return (
+        f"{word}: no such command, file or bundled scene{hint} "
+        f"(commands: {', '.join(NAMES)}; bundled scenes: {', '.join(scenes) or 'none'})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (argparse exits itself on bad usage)."""
-    argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    unknown = _unknown_word(argv)
+    if unknown is not None:
+        error_line(unknown)
+        return EXIT_BAD_INPUT
+    argv = _normalise_argv(argv)
     args = build_parser().parse_args(argv)
     args.argv = argv
     try:

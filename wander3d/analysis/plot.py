@@ -1,18 +1,35 @@
 """`wander3d stats --plot`: per group, turn-rate distributions, autocorrelations, mean squared
-displacement and turn and lift angle distributions, as a PNG.
+displacement and turn and lift angle distributions, as PNG, SVG or PDF.
 
 matplotlib is imported here only, with the Agg backend (no display), when a plot is asked for.
+`plot_format` (no matplotlib) says which format a file name asks for, so a command can refuse
+a bad name before a long run; the atlas (sweep/plot.py) uses it too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 import numpy as np
 
 from .report import StatsReport, title
 from .stats import GroupCurves
+
+#: Plot file extensions and the matplotlib format each writes.
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: Path | str) -> str:
+    """The matplotlib format `path`'s extension asks for ("png", "svg" or "pdf");
+    ValueError("PATH: unknown plot format ...") for any other extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_FORMATS:
+        named = f"'{suffix}'" if suffix else "(none)"
+        raise ValueError(f"{path}: unknown plot format {named}; use .png, .svg or .pdf")
+    return PLOT_FORMATS[suffix]
+
 
 #: Dark, like the app, so the scenes' colours (chosen for a dark background) read well.
 _BACKGROUND = "#101418"
@@ -26,8 +43,10 @@ def write_plot(
     report: StatsReport,
     curves: Sequence[GroupCurves],
     colors: Sequence[str],
+    file_format: str = "png",
 ) -> None:
-    """Draw the six panels for every group and write them to `out` as PNG.
+    """Draw the six panels for every group and write them to `out` in `file_format` (a value
+    of PLOT_FORMATS).
 
     Top left: the distribution of per-sample turn rates (deg/s). Top middle: heading
     autocorrelation mean h_k . h_{k+l} against lag (s). Top right: turning-axis autocorrelation
@@ -36,6 +55,17 @@ def write_plot(
     correlated random walk's prediction dashed; the turn and lift angle distributions.
     colors: one "#rrggbb" per group.
     """
+    import matplotlib.pyplot as plt
+
+    fig = plot_figure(report, curves, colors)
+    try:
+        fig.savefig(out, format=file_format, facecolor=_BACKGROUND)
+    finally:
+        plt.close(fig)
+
+
+def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequence[str]):
+    """The six panels (see write_plot) as a matplotlib Figure (Agg; the caller closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -47,9 +77,10 @@ def write_plot(
         _draw_path(axes[1], report, curves, colors)
         fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
         fig.tight_layout(rect=(0, 0, 1, 0.97))
-        fig.savefig(out, format="png", facecolor=_BACKGROUND)
-    finally:
+    except BaseException:
         plt.close(fig)
+        raise
+    return fig
 
 
 def _style(ax, xlabel: str, ylabel: str, heading: str) -> None:
@@ -128,6 +159,8 @@ def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
 
 
 def _draw_path(axes, report: StatsReport, curves, colors) -> None:
+    from matplotlib.ticker import NullLocator
+
     msd_ax, turn_ax, lift_ax = axes
     groups = report.groups
     for g, c, color in zip(groups, curves, colors, strict=True):
@@ -148,18 +181,31 @@ def _draw_path(axes, report: StatsReport, curves, colors) -> None:
             share = counts / max(int(counts.sum()), 1)
             ax.stairs(share, c.angle_edges, color=color, linewidth=1.8,
                       label=_label(g.name, g.method))  # fmt: skip
-        # Most turns between samples are a few degrees, wall bounces up to 180: a scale that
-        # is linear within 1 degree and logarithmic beyond shows both, and a log share
-        # shows the rare large turns beside the common small ones.
-        _style(ax, "angle (deg, symmetric log scale)", "share of step pairs per 1 deg bin",
-               heading)  # fmt: skip
-        ax.set_xscale("symlog", linthresh=1.0)
+        # Most turns between samples are a few degrees, wall bounces up to 180: an asinh
+        # scale, linear near 0 and logarithmic beyond without symlog's kink (which drew the
+        # central bins as one block), shows both, with plain tick labels; a log share shows
+        # the rare large turns beside the common small ones.
+        _style(ax, "angle (deg, asinh scale: linear near 0, log beyond)",
+               "share of step pairs per 1 deg bin", heading)  # fmt: skip
+        ax.set_xscale("asinh", linear_width=ANGLE_LINEAR_WIDTH)
         ax.set_xlim(-180.0, 180.0)
+        ax.set_xticks(ANGLE_TICKS, [_angle_tick(t) for t in ANGLE_TICKS])
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.set_yscale("log")
     for ax in axes:
         legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                            labelcolor=_FOREGROUND, loc="best")  # fmt: skip
         legend.get_frame().set_alpha(0.85)
+
+
+#: The angle axes: degrees over which the asinh scale is about linear, and the ticks.
+ANGLE_LINEAR_WIDTH = 2.0
+ANGLE_TICKS = (-180, -30, -10, -3, 0, 3, 10, 30, 180)
+
+
+def _angle_tick(degrees: int) -> str:
+    """A plain tick label with a true minus sign (U+2212), not a symlog axis's "-10^0"."""
+    return f"{degrees}".replace("-", "\u2212")
 
 
 def axes_limit(curves: Sequence[GroupCurves]) -> float:

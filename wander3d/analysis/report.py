@@ -243,9 +243,10 @@ def to_json(report: StatsReport) -> dict[str, Any]:
         "source": report.source,
         "seed": report.seed,
         "dt_s": report.dt,
-        "seconds": plan.seconds,
+        # To the nanosecond: (samples - 1) * interval is 60.00012, not 60.000119999999995.
+        "seconds": round(plan.seconds, 9),
         "sample_rate_hz": plan.rate,
-        "sample_interval_s": plan.interval,
+        "sample_interval_s": round(plan.interval, 9),
         "steps_per_sample": plan.steps_per_sample if report.dt is not None else None,
         "samples": plan.samples,
         "tracks": report.tracks,

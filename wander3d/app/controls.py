@@ -1,7 +1,9 @@
 """Controls of one float parameter, made for a scrolling panel.
 
-The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and keys the
-window also uses as shortcuts, such as Right or Space) only while it has the keyboard focus.
+The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and the keys
+the window also uses as shortcuts that it moves by: the arrows, Home, End, Page Up and Down)
+only while it has the keyboard focus. Space stays the window's play / pause everywhere but on
+a check box, which toggles with it.
 Values are shown exactly, with their unit; sliders are logarithmic for parameters that span
 decades.
 """
@@ -16,10 +18,12 @@ from PyQt6.QtGui import QKeyEvent, QWheelEvent
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QGridLayout,
     QLabel,
     QSlider,
+    QSpinBox,
     QWidget,
 )
 
@@ -32,13 +36,17 @@ SLIDER_STEPS = 1000
 SLIDER_MIN_WIDTH = 160
 #: Decimals spin boxes keep (and accept when typed); they show no trailing zeros.
 MAX_DECIMALS = 6
-#: Keys a focused panel widget keeps for itself although they are window shortcuts.
+#: Keys a focused slider or spin box keeps for itself although they are window shortcuts.
+#: Not Space: a slider does nothing with it, and focus often rests on one (after a drag, after
+#: Save As), where Space must still play and pause.
 NAVIGATION_KEYS = frozenset(
     (
         Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home,
-        Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Space,
+        Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
     )
 )  # fmt: skip
+#: A focused check box keeps Space, which toggles it.
+TOGGLE_KEYS = frozenset((Qt.Key.Key_Space,))
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,7 @@ PARAMS = {
         ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
         ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
         ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
+        ParamSpec("vertical", "groups.wander", "Vertical", 0.0, 1.0),
         ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
         ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
     )
@@ -73,8 +82,9 @@ PARAMS = {
 
 
 def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The parameters the panel offers for `group`: its method's wander keys, then limits."""
-    return (*METHOD_KEYS[group.wander.method], "max_speed", "max_force")
+    """The sliders the panel offers for `group`: its method's wander keys, how much it moves
+    up and down, then its limits."""
+    return (*METHOD_KEYS[group.wander.method], "vertical", "max_speed", "max_force")
 
 
 def param_value(group: GroupParams, key: str) -> float:
@@ -82,13 +92,13 @@ def param_value(group: GroupParams, key: str) -> float:
     return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
-def keeps_key(event: QEvent | None) -> bool:
-    """Whether `event` is a shortcut check for a key a focused panel widget uses itself; if
-    so it is accepted, which delivers the key to the widget instead of the window."""
+def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -> bool:
+    """Whether `event` is a shortcut check for a key of `keys`, which the focused widget uses
+    itself; if so it is accepted, which delivers the key to the widget instead of the window."""
     if (
         isinstance(event, QKeyEvent)
         and event.type() == QEvent.Type.ShortcutOverride
-        and Qt.Key(event.key()) in NAVIGATION_KEYS
+        and Qt.Key(event.key()) in keys
     ):
         event.accept()
         return True
@@ -141,11 +151,50 @@ class PanelSpinBox(QDoubleSpinBox):
         return text
 
 
+class PanelComboBox(QComboBox):
+    """A combo box that ignores the wheel unless focused (the panel scrolls instead)."""
+
+    def __init__(self, items: tuple[str, ...]) -> None:
+        super().__init__()
+        self.addItems(items)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        elif event is not None:
+            event.ignore()
+
+
+class PanelIntSpinBox(QSpinBox):
+    """A whole-number box that ignores the wheel unless focused, keeps its keys, and reports
+    only a finished edit (Enter, or focus leaving): each change restarts the run."""
+
+    def __init__(self, lo: int, hi: int, value: int, suffix: str = "") -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setKeyboardTracking(False)
+        self.setRange(lo, hi)
+        self.setValue(value)
+        self.setGroupSeparatorShown(True)
+        if suffix:
+            self.setSuffix(suffix)
+
+    def wheelEvent(self, event: QWheelEvent | None) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        elif event is not None:
+            event.ignore()
+
+    def event(self, event: QEvent | None) -> bool:
+        return keeps_key(event) or super().event(event)
+
+
 class PanelCheckBox(QCheckBox):
     """A check box that keeps Space (it toggles it) when focused."""
 
     def event(self, event: QEvent | None) -> bool:
-        return keeps_key(event) or super().event(event)
+        return keeps_key(event, TOGGLE_KEYS) or super().event(event)
 
 
 class ParamControl(QWidget):

@@ -7,14 +7,24 @@ session.
 
 from __future__ import annotations
 
-from PyQt6.QtCore import Qt, pyqtSignal
+from PyQt6.QtCore import pyqtSignal
 from PyQt6.QtGui import QColor, QIcon, QPixmap
 from PyQt6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from wander3d.engine import GroupParams
+from wander3d.engine import Enclosure, GroupParams
 from wander3d.render.debug import LEGEND
+from wander3d.scene import schema
+from wander3d.scene.feel import group_feel
 
-from .controls import PARAMS, PanelCheckBox, ParamControl, param_value, tunable_keys
+from .controls import (
+    PARAMS,
+    PanelCheckBox,
+    PanelComboBox,
+    PanelIntSpinBox,
+    ParamControl,
+    param_value,
+    tunable_keys,
+)
 
 __all__ = ["PARAMS", "GroupControls", "SidePanel"]  # PARAMS: for the window
 
@@ -25,15 +35,37 @@ def color_icon(color: str | QColor, size: int = 14) -> QIcon:
     return QIcon(pixmap)
 
 
+#: The wander methods and steering modes, as the scene format names them.
+METHODS = schema.key("groups.wander", "method").choices
+STEERINGS = schema.key("groups.wander", "steering").choices
+#: Amber, like the app's highlight: a warning, not an error (the scene runs).
+WARNING_STYLE = "color: #f0b429;"
+
+
 class GroupControls(QFrame):
-    """One group: a visibility check box (with the group's colour) and its controls."""
+    """One group: a visibility check box (with the group's colour), its method and steering,
+    `wander3d check`'s warnings as they become true, its sliders, and its size.
+
+    paramChanged(group, key, value) is a live edit (value: float, or the method's or
+    steering's name); sizeChanged(group, key, value) changes `count` or `trail_length`, which
+    restarts the run.
+    """
 
     visibilityChanged = pyqtSignal(int, bool)
-    paramChanged = pyqtSignal(int, str, float)
+    paramChanged = pyqtSignal(int, str, object)
+    sizeChanged = pyqtSignal(int, str, int)
 
-    def __init__(self, index: int, group: GroupParams, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        index: int,
+        group: GroupParams,
+        enclosure: Enclosure,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.index = index
+        self.method = group.wander.method
+        self.enclosure = enclosure
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QGridLayout(self)
         layout.setVerticalSpacing(2)
@@ -42,25 +74,82 @@ class GroupControls(QFrame):
         self.visible_box.setChecked(True)
         self.visible_box.setToolTip(f"Show or hide group '{group.name}'")
         self.visible_box.toggled.connect(lambda on: self.visibilityChanged.emit(self.index, on))
-        summary = QLabel(f"{group.wander.method} · {group.count:,}")
-        summary.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        summary.setToolTip("wander method · number of agents")
-        layout.addWidget(self.visible_box, 0, 0)
-        layout.addWidget(summary, 0, 1)
+        layout.addWidget(self.visible_box, 0, 0, 1, 2)
+
+        self.method_combo = PanelComboBox(METHODS)
+        self.method_combo.setCurrentText(group.wander.method)
+        self.method_combo.setToolTip(schema.key("groups.wander", "method").doc)
+        self.method_combo.textActivated.connect(
+            lambda text: self.paramChanged.emit(self.index, "method", text)
+        )
+        self.steering_combo = PanelComboBox(STEERINGS)
+        self.steering_combo.setCurrentText(group.wander.steering)
+        self.steering_combo.setToolTip(schema.key("groups.wander", "steering").doc)
+        self.steering_combo.textActivated.connect(
+            lambda text: self.paramChanged.emit(self.index, "steering", text)
+        )
+        choices = QGridLayout()
+        choices.addWidget(QLabel("Method"), 0, 0)
+        choices.addWidget(self.method_combo, 0, 1)
+        choices.addWidget(QLabel("Steering"), 1, 0)
+        choices.addWidget(self.steering_combo, 1, 1)
+        choices.setColumnStretch(1, 1)
+        layout.addLayout(choices, 1, 0, 1, 2)
+
+        # `wander3d check`'s warnings about this group, shown while they are true.
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet(WARNING_STYLE)
+        layout.addWidget(self.warning, 2, 0, 1, 2)
+
         self.controls: dict[str, ParamControl] = {}
-        for row, key in enumerate(tunable_keys(group), start=1):
+        row = 3
+        for row, key in enumerate(tunable_keys(group), start=3):
             control = ParamControl(PARAMS[key], param_value(group, key))
             control.valueChanged.connect(
                 lambda value, key=key: self.paramChanged.emit(self.index, key, value)
             )
             layout.addWidget(control, row, 0, 1, 2)
             self.controls[key] = control
+
+        restart = "Changing it restarts the run from the start (it sizes the simulation)"
+        self.count_box = PanelIntSpinBox(1, 10_000_000, group.count)
+        self.count_box.setToolTip(f"{schema.key('groups', 'count').doc} {restart}.")
+        self.trail_box = PanelIntSpinBox(0, 100_000, group.trail_length, " points")
+        self.trail_box.setToolTip(f"{schema.key('groups', 'trail_length').doc} {restart}.")
+        for box, key in ((self.count_box, "count"), (self.trail_box, "trail_length")):
+            box.editingFinished.connect(lambda box=box, key=key: self._size_edited(box, key))
+        sizes = QGridLayout()
+        sizes.addWidget(QLabel("Agents"), 0, 0)
+        sizes.addWidget(self.count_box, 0, 1)
+        sizes.addWidget(QLabel("Trail"), 1, 0)
+        sizes.addWidget(self.trail_box, 1, 1)
+        sizes.setColumnStretch(1, 1)
+        layout.addLayout(sizes, row + 1, 0, 1, 2)
         layout.setColumnStretch(0, 1)
+        self._sizes = {"count": group.count, "trail_length": group.trail_length}
+        self.show_values(group)
+
+    def _size_edited(self, box: PanelIntSpinBox, key: str) -> None:
+        if box.value() != self._sizes[key]:
+            self._sizes[key] = box.value()
+            self.sizeChanged.emit(self.index, key, box.value())
 
     def show_values(self, group: GroupParams) -> None:
-        """Show `group`'s current parameters (e.g. after a reset) without emitting."""
+        """Show `group`'s current parameters (e.g. after a reset) without emitting, and the
+        warnings they earn now."""
         for key, control in self.controls.items():
             control.set_value(param_value(group, key))
+        for combo, text in (
+            (self.method_combo, group.wander.method),
+            (self.steering_combo, group.wander.steering),
+        ):
+            combo.blockSignals(True)
+            combo.setCurrentText(text)
+            combo.blockSignals(False)
+        warnings = group_feel(group, self.enclosure).warnings
+        self.warning.setText("\n".join(f"⚠ {w}" for w in warnings))
+        self.warning.setVisible(bool(warnings))
 
 
 def legend_box() -> QGroupBox:
@@ -85,7 +174,8 @@ class SidePanel(QWidget):
     """Display toggles, the overlay legend and one GroupControls per group."""
 
     groupVisibilityChanged = pyqtSignal(int, bool)
-    groupParamChanged = pyqtSignal(int, str, float)
+    groupParamChanged = pyqtSignal(int, str, object)
+    groupSizeChanged = pyqtSignal(int, str, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,23 +204,36 @@ class SidePanel(QWidget):
         layout.addStretch(1)
         self.groups: list[GroupControls] = []
 
-    def set_groups(self, groups: tuple[GroupParams, ...]) -> None:
-        """Rebuild the group controls for a new simulation."""
+    def set_groups(self, groups: tuple[GroupParams, ...], enclosure: Enclosure) -> None:
+        """Rebuild the group controls for a new simulation in `enclosure`."""
         for controls in self.groups:
             controls.setParent(None)
             controls.deleteLater()
-        self.groups = []
-        for i, group in enumerate(groups):
-            controls = GroupControls(i, group)
-            controls.visibilityChanged.connect(self.groupVisibilityChanged)
-            controls.paramChanged.connect(self.groupParamChanged)
+        self.groups = [self._make(i, group, enclosure) for i, group in enumerate(groups)]
+        for controls in self.groups:
             self.groups_layout.addWidget(controls)
-            self.groups.append(controls)
+
+    def _make(self, index: int, group: GroupParams, enclosure: Enclosure) -> GroupControls:
+        controls = GroupControls(index, group, enclosure)
+        controls.visibilityChanged.connect(self.groupVisibilityChanged)
+        controls.paramChanged.connect(self.groupParamChanged)
+        controls.sizeChanged.connect(self.groupSizeChanged)
+        return controls
 
     def show_values(self, groups: tuple[GroupParams, ...]) -> None:
-        """Show the groups' current parameters (after an edit, a reset, a seek)."""
-        for controls, group in zip(self.groups, groups, strict=True):
-            controls.show_values(group)
+        """Show the groups' current parameters (after an edit, a reset, a seek); a group
+        whose method changed gets that method's sliders."""
+        for i, group in enumerate(groups):
+            old = self.groups[i]
+            if old.method == group.wander.method:
+                old.show_values(group)
+                continue
+            new = self._make(i, group, old.enclosure)
+            new.visible_box.setChecked(old.visible_box.isChecked())
+            self.groups_layout.replaceWidget(old, new)
+            old.setParent(None)
+            old.deleteLater()
+            self.groups[i] = new
 
     def show_visibility(self, hidden: frozenset[int]) -> None:
         """Tick the visibility box of every group not in `hidden`, without emitting."""

@@ -8,15 +8,16 @@ the session keeps what it runs.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 
-from PyQt6.QtCore import QMimeData, QObject, QSettings
+from PyQt6.QtCore import QMimeData, QObject, QSettings, QStandardPaths
 from PyQt6.QtGui import QAction
 from PyQt6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
 from wander3d.files import OutputError, output_file
-from wander3d.scene import MemoryFitError, Scene, SceneError, load_scene
+from wander3d.scene import MemoryFitError, Scene, SceneError, load_scene, scenes_dir
 from wander3d.session import Session
 
 from .actions import Actions
@@ -226,9 +227,27 @@ class SceneFiles(QObject):
 
     def save_dialog(self) -> bool:
         """Ask where to save; True if the scene was saved."""
-        start = str(Path(self._last_dir()) / f"{slug(self.session.scene.name)}.toml")
+        start = str(self.save_dir() / f"{slug(self.session.scene.name)}.toml")
         path, _ = QFileDialog.getSaveFileName(self.window, "Save scene as", start, SCENE_FILTER)
         return bool(path) and self.save_scene_as(Path(path))
+
+    def save_dir(self) -> Path:
+        """Where Save As starts: the open file's folder, else the last folder used, where the
+        user may write and which is not wander3d's own scenes (a bundled scene saved over
+        would change every user's default); else the user's documents folder, or home."""
+        source = self.session.scene.source
+        last = self.settings.value("last_dir")
+        bundled = scenes_dir()
+        for folder in (source.parent if source else None, Path(last) if last else None):
+            if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK):
+                continue
+            if bundled is not None and folder.resolve() == bundled.resolve():
+                continue
+            return folder
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation
+        )
+        return Path(documents) if documents and Path(documents).is_dir() else Path.home()
 
     def _last_dir(self) -> str:
         source = self.session.scene.source

@@ -1,14 +1,28 @@
-"""The timeline bar under the view: a slider through the run so far, and the path toggle."""
+"""The timeline bar under the view: a slider through the run so far, and the path toggle.
+
+Its labels have fixed widths, wide enough for what they show, so that neither the clock
+ticking nor the path's colour scale appearing resizes the slider (its handle would jump).
+"""
 
 from __future__ import annotations
 
 from PyQt6.QtCore import Qt, pyqtSignal
-from PyQt6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSlider, QToolBar, QToolButton, QWidget
+from PyQt6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSlider, QToolBar, QWidget
 
 from wander3d.render.path import PATH_MEASURES
 
+from .controls import PanelCheckBox
+
 #: Units of each path measure, for the colour scale's label.
 MEASURE_UNITS = {"speed": "units/s", "turn rate": "°/s"}
+#: The widest texts the clock and the colour scale show, to size their labels once.
+WIDEST_TIME = "9999.99 / 9999.99 s · step 999,999"
+WIDEST_SCALE = " blue ≤ 0.000, red ≥ 9,999 units/s"
+
+
+def _value(x: float) -> str:
+    """3 significant digits, without an exponent up to the thousands: 0.0123, 8.86, 1,234."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
 
 
 class TimelineBar(QToolBar):
@@ -34,11 +48,10 @@ class TimelineBar(QToolBar):
         self.slider.setMinimumWidth(160)
         self.slider.valueChanged.connect(self._moved)
         self.time_label = QLabel()
-        self.time_label.setMinimumWidth(150)
         self.time_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.path_button = QToolButton()
-        self.path_button.setText("Path")
-        self.path_button.setCheckable(True)
+        self.time_label.setFixedWidth(self._text_width(WIDEST_TIME))
+        # A check box, not a button: it reads as a switch. Choosing a colouring turns it on.
+        self.path_button = PanelCheckBox("Path, coloured by")
         self.path_button.setToolTip(
             "Show the selected agent's whole path since the start, coloured by the measure "
             "on the right (blue: low, cyan, yellow, red: high)"
@@ -46,11 +59,13 @@ class TimelineBar(QToolBar):
         self.path_button.toggled.connect(self._path_changed)
         self.measure_combo = QComboBox()
         self.measure_combo.addItems(PATH_MEASURES)
-        self.measure_combo.setToolTip("What the path's colour shows")
+        self.measure_combo.setToolTip("What the path's colour shows (choosing one shows the path)")
         self.measure_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.measure_combo.currentIndexChanged.connect(self._path_changed)
+        self.measure_combo.activated.connect(lambda _: self.path_button.setChecked(True))
         self.scale_label = QLabel()
         self.scale_label.setToolTip("The values the path's blue and red stand for")
+        self.scale_label.setFixedWidth(self._text_width(WIDEST_SCALE))
         self.addWidget(QLabel(" Time "))
         self.addWidget(self.slider)
         self.addWidget(self.time_label)
@@ -59,6 +74,9 @@ class TimelineBar(QToolBar):
         self.addWidget(self.measure_combo)
         self.addWidget(self.scale_label)
 
+    def _text_width(self, text: str) -> int:
+        return self.fontMetrics().horizontalAdvance(text) + 12
+
     def show_run(self, step: int, head: int) -> None:
         """Show `step` of a run recorded up to `head` (leaves a slider being dragged alone)."""
         self.slider.blockSignals(True)
@@ -66,7 +84,8 @@ class TimelineBar(QToolBar):
         if not self.slider.isSliderDown():
             self.slider.setValue(step)
         self.slider.blockSignals(False)
-        self.time_label.setText(f"{step * self.dt:.2f} / {head * self.dt:.2f} s")
+        # The window's one clock (the status bar shows none): time shown, time recorded, step.
+        self.time_label.setText(f"{step * self.dt:.2f} / {head * self.dt:.2f} s · step {step:,}")
 
     def set_enabled(self, timeline: bool, path: bool) -> None:
         """Whether the scene has a timeline and path tracing (big scenes may have neither)."""
@@ -74,6 +93,7 @@ class TimelineBar(QToolBar):
         if not timeline:
             self.slider.setToolTip("No timeline: one snapshot of this scene exceeds the budget")
         self.path_button.setEnabled(path)
+        self.measure_combo.setEnabled(path)
         if not path:
             self.path_button.setChecked(False)
 
@@ -84,7 +104,9 @@ class TimelineBar(QToolBar):
             return
         measure, low, high = scale
         units = MEASURE_UNITS.get(measure, "")
-        self.scale_label.setText(f" blue ≤ {low:.3g}, red ≥ {high:.3g} {units}")
+        text = f" blue ≤ {_value(low)}, red ≥ {_value(high)} {units}"
+        self.scale_label.setText(text)
+        self.scale_label.setToolTip(f"The values the path's blue and red stand for:{text}")
 
     @property
     def measure(self) -> str:

@@ -26,6 +26,7 @@ class ViewBinding(QObject):
         self.session = session
         self.view = view
         self.path_measure = PATH_MEASURES[0]
+        self._scale: tuple[str, float, float] | None = None
         events = session.events
         events.simulation_changed.connect(self._show_simulation)
         events.display_changed.connect(self._show_display)
@@ -42,6 +43,7 @@ class ViewBinding(QObject):
     def _show_simulation(self, reloaded: bool) -> None:
         # The same file read again keeps the camera; another scene starts at its own view.
         self.view.set_simulation(self.session.scene, self.session.simulation, keep_camera=reloaded)
+        self.show_path()  # no path in a new simulation: its scale goes too
 
     def _show_display(self, display: Display) -> None:
         view = self.view
@@ -56,6 +58,7 @@ class ViewBinding(QObject):
 
     def _show_selection(self, agent: int | None) -> None:
         self.view.select(agent)
+        self.show_path()
 
     def show_path(self) -> None:
         """Draw the selected agent's traced path up to the step shown, or none."""
@@ -64,10 +67,15 @@ class ViewBinding(QObject):
         if path is None or not session.path_on or session.path_agent != session.selected:
             if self.view.path.visible:
                 self.view.show_path(None)
-                self.pathScaleChanged.emit(None)
+            self._set_scale(None)  # whatever hid the path (a new scene too), not only this
             return
         points, breaks = path
         k = min(len(points), session.step + 1)
         values = path_measures(points[:k], breaks[:k], session.dt)[self.path_measure]
         self.view.show_path(points[:k], breaks[:k], values)
-        self.pathScaleChanged.emit((self.path_measure, *self.view.path.scale))
+        self._set_scale((self.path_measure, *self.view.path.scale))
+
+    def _set_scale(self, scale: tuple[str, float, float] | None) -> None:
+        if scale != self._scale:
+            self._scale = scale
+            self.pathScaleChanged.emit(scale)

@@ -20,7 +20,7 @@ from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyl
 
 from wander3d.engine import max_threads
 from wander3d.render import CAMERA_MODES, SimulationView
-from wander3d.scene import Scene, SceneError
+from wander3d.scene import MemoryFitError, Scene, SceneError
 from wander3d.scene.feel import scene_warnings
 from wander3d.session import Display, Session
 
@@ -135,6 +135,10 @@ class MainWindow(QMainWindow):
         p.debug_all_box.toggled.connect(lambda on: s.set_display(overlay_all=on))
         p.groupVisibilityChanged.connect(s.set_group_visible)
         p.groupParamChanged.connect(self.edit_group)
+        # Deferred: the restart rebuilds the panel, box that asked included.
+        p.groupSizeChanged.connect(
+            lambda g, key, value: QTimer.singleShot(0, lambda: self.resize_group(g, key, value))
+        )
         s.events.groups_changed.connect(p.show_values)
         s.events.display_changed.connect(self._show_display)
 
@@ -173,7 +177,7 @@ class MainWindow(QMainWindow):
     def _show_scene(self, _reloaded: bool) -> None:
         """A new simulation: its groups in the panel, its timeline, a fresh camera state."""
         s = self.session
-        self.panel.set_groups(s.groups)
+        self.panel.set_groups(s.groups, s.scene.enclosure)
         self._show_display(s.display)
         self.commands.follow.setChecked(False)
         self._show_camera_mode()
@@ -215,12 +219,29 @@ class MainWindow(QMainWindow):
         self.status_label.setMinimumWidth(self.status_label.sizeHint().width())
 
     # ------------------------------------------------------------------ editing
-    def edit_group(self, group: int, key: str, value: float) -> None:
-        """Apply a panel control: a wander parameter, or a group's max_speed / max_force."""
+    def edit_group(self, group: int, key: str, value: float | str) -> None:
+        """Apply a panel control: a wander parameter (the method and steering too), or a
+        group's max_speed / max_force."""
         try:
             self.session.edit(group, **{key: value})
         except (SceneError, ValueError) as e:
             self.messages.problem("Cannot change the parameter", str(e))
+
+    def resize_group(self, group: int, key: str, value: int) -> None:
+        """A group's agent count or trail length: the run starts again with it."""
+        try:
+            self.session.resize_group(group, **{key: value})
+        except (SceneError, ValueError, MemoryFitError) as e:
+            self.messages.problem("Cannot change the group", str(e))
+            self.panel.set_groups(self.session.groups, self.session.scene.enclosure)
+            return
+        except MemoryError:
+            self.messages.problem("Cannot change the group", "Not enough memory for it.")
+            self.panel.set_groups(self.session.groups, self.session.scene.enclosure)
+            return
+        name = self.session.groups[group].name
+        what = "agents" if key == "count" else "trail points"
+        self.messages.announce(f"'{name}' has {value:,} {what}: the run started again")
 
     def _set_path(self, on: bool, measure: str) -> None:
         self.view_binding.set_path_measure(measure)

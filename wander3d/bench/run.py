@@ -130,11 +130,16 @@ def format_report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def multisampling(samples: int) -> str:
+    """ "4x multisampling", or "no multisampling" for 0 (not "0x")."""
+    return f"{samples}x multisampling" if samples else "no multisampling"
+
+
 def format_frames(frames: list[dict[str, Any]]) -> list[str]:
     """measure_frames' results (as dicts) as table lines, with lod's speed-up over reference."""
     first = frames[0]
     lines = [
-        f"frames (offscreen, {first['renderer']}, {first['samples']}x multisampling), "
+        f"frames (offscreen, {first['renderer']}, {multisampling(first['samples'])}), "
         "one new trail sample a frame; trails drawn the original way (reference) and "
         "today's (lod)",
         f"{'agents':>10}  {'trail':>5}  {'size':>9}  {'trails':>9}  {'update ms':>9}  "

@@ -58,10 +58,14 @@ def resolve_scene(arg: str) -> Path:
     always taken as given, so a typo in it is reported as a missing file.
     """
     path = Path(arg)
-    looks_like_name = os.sep not in arg and "/" not in arg and path.suffix == ""
-    if looks_like_name and not path.exists() and arg in bundled_scenes():
+    if looks_like_name(arg) and not path.exists() and arg in bundled_scenes():
         return bundled_scene(arg)
     return path
+
+
+def looks_like_name(arg: str) -> bool:
+    """Whether a SCENE argument reads as a bundled scene's name: no folder, no extension."""
+    return os.sep not in arg and "/" not in arg and Path(arg).suffix == ""
 
 
 def load_scene_arg(arg: str) -> Scene:

@@ -43,7 +43,8 @@ def _size(text: str) -> tuple[int, int]:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Simulate SCENE for --seconds and draw it with the app's visuals, without a window: the "
-        "last frame to a .png, or every frame to an .mp4 or .gif. Uses EGL (no display needed) "
+        "last frame to a .png, or every frame to an .mp4 or .gif, with a legend of the groups' "
+        "colours and a caption (scene, time) unless --no-legend. Uses EGL (no display needed) "
         "and falls back to a virtual X display (Xvfb)."
     )
     parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
@@ -63,6 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--orbit", type=finite_float, default=0.0, metavar="DEG_PER_S",
         help="turn the camera around the box this many degrees per simulated second",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-legend", dest="legend", action="store_false",
+        help="leave out the legend (the groups' colours) and the caption (scene, time)",
     )  # fmt: skip
 
 
@@ -94,7 +99,7 @@ def main(args: argparse.Namespace) -> int:
             with output_option("--out", out) as temporary:
                 recording = record(
                     scene, temporary, args.seconds, args.size, args.fps, args.orbit, backend,
-                    on_step=progress.update,
+                    on_step=progress.update, legend=args.legend,
                 )  # fmt: skip
         except RecordError as e:
             raise CliError(f"{OPTIONS[e.argument]} {e}") from None

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from wander3d.analysis.plot import plot_format
 from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
 from wander3d.analysis.sampling import (
     BYTES_PER_AGENT_SAMPLE,
@@ -43,9 +44,9 @@ DESCRIPTION = (
     textwrap.fill(
         "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
         "one row of path metrics per group. With --json, print the same numbers as JSON instead "
-        "(nothing else goes to stdout). With --plot, also write a PNG of each group's turn-rate "
-        "distribution, heading and turning-axis autocorrelations, mean squared displacement, and "
-        "turn and lift angle distributions.",
+        "(nothing else goes to stdout). With --plot, also write a PNG, SVG or PDF (as its "
+        "extension says) of each group's turn-rate distribution, heading and turning-axis "
+        "autocorrelations, mean squared displacement, and turn and lift angle distributions.",
         width=88,
     )
     + "\n\n"
@@ -92,10 +93,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="write the numbers to stdout as JSON, no table"
     )
-    parser.add_argument("--plot", metavar="PNG", help="also write the plots to this PNG file")
+    parser.add_argument(
+        "--plot", metavar="FILE", help="also write the plots to this .png, .svg or .pdf file"
+    )
 
 
-def _check_plotting() -> None:
+def _check_plotting(path: Path) -> None:
+    """CliError, before any run, for a --plot name of another format or without matplotlib."""
+    try:
+        if not path.is_dir():  # a folder is told as one when the output is opened
+            plot_format(path)
+    except ValueError as e:
+        raise CliError(f"--plot {e}") from None
     if importlib.util.find_spec("matplotlib") is None:
         raise CliError("--plot needs matplotlib: pip install matplotlib")
 
@@ -140,7 +149,7 @@ def main(args: argparse.Namespace) -> int:
         )
     plot_path = Path(args.plot) if args.plot is not None else None
     if plot_path is not None:
-        _check_plotting()
+        _check_plotting(plot_path)
     # Entered before the run, so a bad --plot path fails at once; written whole or not at all.
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
@@ -175,11 +184,12 @@ def _report(
 
 
 def _plot(path: Path, report: StatsReport, colors: Sequence[str]) -> None:
+    """Write the plots to `path` (a temporary file with the --plot name's extension)."""
     from wander3d.analysis.plot import write_plot
 
     assert report.curves is not None
     with open(path, "wb") as out:
-        write_plot(out, report, report.curves, colors)
+        write_plot(out, report, report.curves, colors, plot_format(path))
 
 
 def _measure_tracks(args: argparse.Namespace) -> int:
@@ -187,7 +197,7 @@ def _measure_tracks(args: argparse.Namespace) -> int:
     path = Path(args.tracks)
     plot_path = Path(args.plot) if args.plot is not None else None
     if plot_path is not None:
-        _check_plotting()
+        _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         try:
             tracks = read_tracks(path, args.sample_rate, args.dt)

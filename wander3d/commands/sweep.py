@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from wander3d.analysis.plot import plot_format
 from wander3d.analysis.sampling import BYTES_PER_AGENT_SAMPLE, plan_samples
 from wander3d.analysis.stats import working_bytes
 from wander3d.arguments import positive_int
@@ -72,7 +73,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="run on an existing Dask cluster, e.g. tcp://host:8786 (its workers need wander3d)",
     )
     parser.add_argument(
-        "--plot", metavar="PNG", help="also draw the atlas (one or two varied keys) to this PNG"
+        "--plot",
+        metavar="FILE",
+        help="also draw the atlas (one or two varied keys) to this .png, .svg or .pdf file",
     )
 
 
@@ -102,6 +105,12 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise CliError(f"--out {e}") from None
     plot_path = Path(args.plot) if args.plot is not None else None
+    if plot_path is not None:
+        try:
+            if not plot_path.is_dir():  # a folder is told as one when the output is opened
+                plot_format(plot_path)
+        except ValueError as e:
+            raise CliError(f"--plot {e}") from None
     if plot_path is not None and not 1 <= len(sweep.axes) <= 2:
         raise CliError(
             f"--plot draws one or two varied keys; {args.sweep} varies {len(sweep.axes)}"
@@ -118,7 +127,7 @@ def main(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
     # Entered first, so a bad --plot path fails before the sweep runs.
-    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as png:
+    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         try:
             with execute.open_client(args.workers, args.scheduler) as client:
                 workers = execute.worker_count(client)
@@ -160,11 +169,12 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             raise
-        if png is not None:
+        if plot_file is not None:
             from wander3d.sweep.plot import write_atlas
 
-            with open(png, "wb") as f:
-                write_atlas(f, result.table, [a.key.text for a in sweep.axes])
+            with open(plot_file, "wb") as f:
+                keys = [a.key.text for a in sweep.axes]
+                write_atlas(f, result.table, keys, plot_format(plot_file))
     seconds = max(result.seconds, 1e-9)
     ran = (
         f"ran {result.ran} cells in {result.seconds:.1f} s ({result.ran / seconds:.2f} "

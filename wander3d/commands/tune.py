@@ -120,6 +120,8 @@ def main(args: argparse.Namespace) -> int:
     names = [k.name for k in knobs]
     if len(set(names)) < len(names):
         raise CliError("--vary names a key twice")
+    if Path(args.out).suffix.lower() != ".toml":
+        raise CliError(f"--out {args.out}: the tuned scene is TOML; name a .toml file")
     if plan_samples(scene.dt, args.seconds, DEFAULT_SAMPLE_RATE).samples < 3:
         raise CliError(f"--seconds {args.seconds:g} is too short to measure")
     with output_option("--out", Path(args.out)) as temporary:
@@ -157,12 +159,20 @@ def main(args: argparse.Namespace) -> int:
     print(f"{'key':<24} {'from':>10} {'to':>10}")
     for k in knobs:
         print(f"{k.name:<24} {k.start:>10.4g} {result.values[k.name]:>10.4g}")
-    print(f"\n{'metric':<24} {'target':>10} {'achieved':>10} {'off':>7}")
+    # "checked": the tuned values measured again, new seeds, at the scene's own agent count.
+    print(f"\n{'metric':<24} {'target':>10} {'achieved':>10} {'off':>7} {'checked':>10} {'off':>7}")
     for metric, goal in result.targets.items():
         print(
             f"{metric:<24} {goal:>10.4g} {result.achieved[metric]:>10.4g} "
-            f"{result.errors[metric]:>7.1%}"
+            f"{result.errors[metric]:>7.1%} {result.checked[metric]:>10.4g} "
+            f"{result.checked_errors[metric]:>7.1%}"
         )
+    measured = args.agents or result.checked_agents
+    print(
+        f"{PROG}: achieved with {args.seeds} seed(s) of {measured:,} agents; checked with "
+        f"{args.seeds} new seed(s) of the scene's {result.checked_agents:,}",
+        file=sys.stderr,
+    )
     worst = max(result.errors.values())
     met = "within" if worst <= args.tolerance else "NOT within"
     print(

@@ -18,7 +18,8 @@ from vispy.util.quaternion import Quaternion
 from .vispy_private import set_arcball_rotation
 
 CAMERA_MODES = ("turntable", "arcball", "fly")
-#: Extra room around the box when the scene does not set a distance (1.1: 10%).
+#: Extra room around the box when the scene does not set a distance (1.1: the box's picture
+#: spans at most 1/1.1 of the view, about 5% free on each side).
 FIT_MARGIN = 1.1
 #: The chase view looks down on the followed agent from this many degrees above its heading.
 CHASE_ELEVATION = 18.0
@@ -43,6 +44,81 @@ class CameraHome:
     center: tuple[float, float, float]
 
 
+def _basis(azimuth: float, elevation: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(right, up, forward) unit vectors of a turntable view from `azimuth`, `elevation` (deg)."""
+    az, el = math.radians(azimuth), math.radians(elevation)
+    # vispy's turntable with +y up looks from the centre's side given by this direction.
+    eye = np.array([-math.cos(el) * math.cos(az), math.sin(el), math.cos(el) * math.sin(az)])
+    forward = -eye
+    right = np.cross(forward, (0.0, 1.0, 0.0))
+    right = right / np.linalg.norm(right) if np.linalg.norm(right) > 1e-9 else np.array([1.0, 0, 0])
+    return right, np.cross(right, forward), forward
+
+
+def _centred(values: np.ndarray, depth: np.ndarray) -> tuple[float, float]:
+    """The shift s across the view that centres points at `values` (along right or up) and
+    `depth` (along the view) on the screen, and their half extent then (tangent units)."""
+    lo, hi = float(values.min()), float(values.max())
+    for _ in range(60):  # (values - s) / depth: max + min falls as s grows
+        s = (lo + hi) / 2
+        q = (values - s) / depth
+        lo, hi = (s, hi) if q.max() + q.min() > 0 else (lo, s)
+    s = (lo + hi) / 2
+    return s, float(np.abs((values - s) / depth).max())
+
+
+def frame_box(
+    low: np.ndarray,
+    high: np.ndarray,
+    fov: float,
+    aspect: float,
+    azimuth: float,
+    elevation: float,
+    distance: float | None = None,
+) -> tuple[np.ndarray, float]:
+    """The point to look at ((3,) units) and the distance from it (units) at which the box's
+    projection is centred in the view and fills it but for a margin (FIT_MARGIN); with a
+    `distance` (units) given, the point that centres it seen from there (the box's centre
+    when a corner is behind the eye).
+
+    low, high: (3,) box corners (units); fov: vertical field of view (degrees); aspect: width
+    / height of the canvas; azimuth, elevation: the turntable angles (degrees) it is seen from.
+    Looking at the box's centre would not centre its picture: perspective draws the near
+    corners bigger, so the box sat low or to one side with a corner at the edge.
+    """
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    right, up, forward = _basis(azimuth, elevation)
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    centre = (low + high) / 2
+    rel = low + corners * (high - low) - centre
+    a, b, z = rel @ right, rel @ up, rel @ forward
+    tan_v = math.tan(math.radians(fov) / 2) / FIT_MARGIN
+    tan_h = tan_v * aspect
+
+    def fill(distance: float) -> tuple[float, float, float]:
+        """(share of the allowed view filled, shift right, shift up) at `distance`."""
+        depth = distance + z
+        sx, ex = _centred(a, depth)
+        sy, ey = _centred(b, depth)
+        return max(ex / tan_h, ey / tan_v), sx, sy
+
+    size = float(np.linalg.norm(high - low)) or 1.0
+    near = float(max(0.0, -z.min())) + 1e-6 * size  # every corner in front of the eye
+    if distance is not None:
+        if distance <= near:
+            return centre, float(distance)
+        _, sx, sy = fill(distance)
+        return centre + sx * right + sy * up, float(distance)
+    far = near + size
+    while fill(far)[0] > 1.0:
+        far *= 2.0
+    for _ in range(60):  # the box fills less of the view the further it is
+        mid = (near + far) / 2
+        near, far = (mid, far) if fill(mid)[0] > 1.0 else (near, mid)
+    _, sx, sy = fill(far)
+    return centre + sx * right + sy * up, far
+
+
 def fit_distance(
     low: np.ndarray,
     high: np.ndarray,
@@ -51,20 +127,14 @@ def fit_distance(
     azimuth: float,
     elevation: float,
 ) -> float:
-    """Distance from the box's centre at which the whole box just fits the view.
+    """Distance from the box's centre, looked at, at which the whole box just fits the view.
 
     low, high: (3,) box corners (units); fov: vertical field of view (degrees); aspect: width
     / height of the canvas; azimuth, elevation: the turntable angles (degrees) it is seen from.
     Each corner must lie inside the view frustum, shrunk by FIT_MARGIN.
     """
     low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
-    az, el = math.radians(azimuth), math.radians(elevation)
-    # vispy's turntable with +y up looks from the centre's side given by this direction.
-    eye = np.array([-math.cos(el) * math.cos(az), math.sin(el), math.cos(el) * math.sin(az)])
-    forward = -eye
-    right = np.cross(forward, (0.0, 1.0, 0.0))
-    right = right / np.linalg.norm(right) if np.linalg.norm(right) > 1e-9 else np.array([1.0, 0, 0])
-    up = np.cross(right, forward)
+    right, up, forward = _basis(azimuth, elevation)
     corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
     rel = low + corners * (high - low) - (low + high) / 2
     tan_v = math.tan(math.radians(fov) / 2) / FIT_MARGIN
@@ -75,12 +145,29 @@ def fit_distance(
     return float(need.max())
 
 
-def home_from_scene(camera, low: np.ndarray, high: np.ndarray, aspect: float) -> CameraHome:
-    """A CameraHome from a scene's CameraParams (mode, azimuth, elevation, distance, fov)."""
-    x, y, z = (float(c) for c in (np.asarray(low) + np.asarray(high)) / 2)
+def home_from_scene(
+    camera, low: np.ndarray, high: np.ndarray, aspect: float, centred: bool = True
+) -> CameraHome:
+    """A CameraHome from a scene's CameraParams (mode, azimuth, elevation, distance, fov).
+
+    The view frames the box: its picture centred (frame_box; fitted too, unless the scene
+    sets the distance), or with `centred` False for a camera that will orbit the box, looking
+    at its centre (else its picture would drift as the view turns) from where it fits at any
+    angle.
+    """
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    centre = (low + high) / 2
     distance = camera.distance
-    if distance is None:
-        distance = fit_distance(low, high, camera.fov, aspect, camera.azimuth, camera.elevation)
+    angles = (camera.azimuth, camera.elevation)
+    if centred:
+        centre, distance = frame_box(low, high, camera.fov, aspect, *angles, distance)
+    elif distance is None:
+        # Turning about the vertical, the box's corners stay within this square-based box.
+        half = (high - low) / 2
+        r = float(np.hypot(half[0], half[2]))
+        reach = np.array([r, half[1], r])
+        distance = fit_distance(centre - reach, centre + reach, camera.fov, aspect, *angles)
+    x, y, z = (float(c) for c in centre)
     return CameraHome(
         mode=camera.mode,
         azimuth=float(camera.azimuth),

@@ -19,6 +19,9 @@ from wander3d.engine import Simulation
 from wander3d.scene import Scene
 
 FORMATS = (".png", ".mp4", ".gif")
+#: GIF frame delays are whole hundredths of a second, and browsers and most viewers show a
+#: delay under 2/100 s as 10/100 s: 50 frames per second is the fastest a GIF plays as asked.
+GIF_MAX_FPS = 50.0
 
 
 class RecordError(ValueError):
@@ -66,7 +69,24 @@ def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
         )
     if not (0 < fps <= 240):
         raise RecordError("fps", f"{fps:g} frames per second: must be above 0 and at most 240")
+    if suffix == ".gif" and fps > GIF_MAX_FPS:
+        raise RecordError(
+            "fps",
+            f"{fps:g} frames per second: a GIF plays at most {GIF_MAX_FPS:g} (its frame delays "
+            "are whole 1/100 s, and players slow shorter ones down to 1/10 s); use .mp4",
+        )
     return suffix
+
+
+def gif_delays_ms(frames: int, fps: float) -> list[int]:
+    """Per-frame GIF delays (ms, whole hundredths of a second) for `frames` frames at `fps`.
+
+    Each frame ends at the hundredth nearest its exact time k / fps, so delays alternate where
+    1/fps is no whole hundredth (15 fps: 70, 60, 70 ms, ...) and the clip keeps the asked rate
+    on average, never drifting by more than 5 ms; one delay for all would play 15 fps as 16.7.
+    """
+    ends = np.round(np.arange(frames + 1) * (100.0 / fps)).astype(np.int64)
+    return [int(d) * 10 for d in np.diff(ends)]
 
 
 def egl_problem() -> str | None:
@@ -85,14 +105,22 @@ def record(
     orbit: float = 0.0,
     backend: str = "egl",
     on_step: Callable[[int], None] | None = None,
+    legend: bool = True,
 ) -> Recording:
     """Simulate `scene` for `seconds` and write `out` (.png: the last frame; .mp4/.gif: video).
 
     size: (width, height) pixels; fps: video frames per simulated second; orbit: degrees per
     simulated second the camera turns around the vertical axis, so the paths' 3D shape shows.
+    legend: draw the groups' colours and a caption (scene, time) on every frame (caption.py).
     on_step(steps_done) reports progress. Raises RecordError or GLUnavailable.
     """
+    from vispy.io import write_png
+
+    from .caption import annotate
     from .offscreen import offscreen_view
+
+    def finish(image: np.ndarray) -> np.ndarray:
+        return annotate(image, scene, sim.step_count * scene.dt) if legend else image
 
     suffix = check_request(out, size, fps)
     sim = Simulation(scene.run_spec)
@@ -102,20 +130,22 @@ def record(
     except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
         raise GLUnavailable(f"{backend}: {error}") from error
     try:
+        if orbit:
+            view.set_orbiting(True)
         if suffix == ".png":
             _advance(sim, total_steps, on_step)
             view.update()
             view.orbit(orbit * seconds)
-            view.screenshot(out, size=size)
+            write_png(str(out), finish(view.render(size, supersample=2)))
             return Recording(out, 1, size)
         frames = max(1, math.ceil(seconds * fps - 1e-9))
-        with _video_writer(out, suffix, fps) as append:
+        with _video_writer(out, suffix, fps, frames) as append:
             for frame in range(1, frames + 1):
                 target = min(total_steps, round(frame / fps / scene.dt))
                 _advance(sim, target - sim.step_count, on_step)
                 view.update()
                 view.orbit(orbit / fps)
-                append(view.render(size)[..., :3])
+                append(finish(view.render(size)[..., :3]))
         return Recording(out, frames, size)
     finally:
         view.close()
@@ -133,9 +163,10 @@ def _advance(sim: Simulation, steps: int, on_step: Callable[[int], None] | None)
 
 
 class _video_writer:
-    """Context manager yielding append(frame (h, w, 3) uint8) for an MP4 or GIF file."""
+    """Context manager yielding append(frame (h, w, 3) uint8) for an MP4 or GIF file of
+    `frames` frames."""
 
-    def __init__(self, out: Path, suffix: str, fps: float) -> None:
+    def __init__(self, out: Path, suffix: str, fps: float, frames: int) -> None:
         self._append: Callable[[np.ndarray], object]  # what it returns is not used
         self._close: Callable[[], None]
         if suffix == ".mp4":
@@ -149,10 +180,11 @@ class _video_writer:
         else:
             import imageio.v3 as iio
 
-            # Pillow keeps GIF frames until closing; GIF durations are in milliseconds.
+            # Pillow keeps GIF frames until closing and saves them with the last write's
+            # arguments, so every write passes the whole clip's delays (ms, one per frame).
             gif = iio.imopen(out, "w", plugin="pillow", extension=".gif")
-            duration = round(1000.0 / fps)
-            self._append = lambda frame: gif.write(frame, duration=duration, loop=0)
+            delays = gif_delays_ms(frames, fps)
+            self._append = lambda frame: gif.write(frame, duration=delays, loop=0)
             self._close = gif.close
 
     def __enter__(self) -> Callable[[np.ndarray], object]:

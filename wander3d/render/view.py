@@ -138,6 +138,8 @@ class SimulationView:
         self._debug_visible = True
         self._debug_all = False
         self._stride = 1
+        #: The home view will orbit the box (`render --orbit`): it looks at the box's centre.
+        self.orbiting = False
         self.scene, self.sim = scene, sim  # the rig's home view is the scene's [camera]
         self.rig = CameraRig(self.viewbox, self._home(), scale=_extent(sim))
         self.set_simulation(scene, sim, keep_camera=True)
@@ -190,7 +192,9 @@ class SimulationView:
         """The scene's [camera] view, fitted to the canvas's current shape."""
         w, h = self.canvas.size
         low, high = self.sim.bounds
-        return home_from_scene(self.scene.camera, low, high, w / max(h, 1))
+        return home_from_scene(
+            self.scene.camera, low, high, w / max(h, 1), centred=not self.orbiting
+        )
 
     def update(self) -> None:
         """Upload the simulation's current state and schedule a redraw.
@@ -428,6 +432,12 @@ class SimulationView:
     def set_camera_angles(self, azimuth: float, elevation: float) -> None:
         """Orbit (turntable) to `azimuth`, `elevation` degrees around the current centre."""
         self.rig.set_angles(azimuth, elevation)
+
+    def set_orbiting(self, on: bool) -> None:
+        """Frame the home view for a camera that turns around the box (looking at its centre,
+        from where every angle fits) or, by default, with the box's picture centred."""
+        self.orbiting = bool(on)
+        self.reset_camera()
 
     def orbit(self, degrees: float) -> None:
         """Turn the view `degrees` around the vertical axis (turntable)."""

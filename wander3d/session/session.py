@@ -27,7 +27,7 @@ from psygnal import Signal, SignalGroup
 from wander3d.engine import GroupParams, Simulation
 from wander3d.scene import Scene, check_fits
 
-from .edits import GroupEdit
+from .edits import FIXED_FIELDS, GroupEdit
 from .path import TRACE_MAX_AGENTS, PathTracer
 from .timeline import Timeline
 from .worker import Worker
@@ -182,7 +182,8 @@ class Session:
 
     @property
     def agent_count(self) -> int:
-        return self._scene.agent_count
+        """Agents in the running simulation (a resized group may differ from the file's)."""
+        return int(self._group_index.shape[0])
 
     @property
     def group_index(self) -> np.ndarray:
@@ -331,6 +332,27 @@ class Session:
 
         self._queue("edit", self._job(edit))
 
+    def resize_group(self, group: int, **changes: Any) -> None:
+        """Change what sizes group `group`'s arrays (`count`, `trail_length`,
+        `trail_seconds`): the run starts again from the start of the scene as it runs now, with
+        those changed (the camera stays). The scene's file is still what `modified` compares
+        with, so the change counts as an unsaved edit.
+
+        Raises ValueError for another field, SceneError for a value the scene format does not
+        allow, MemoryFitError if the result would not fit; nothing changed then.
+        """
+        other = set(changes) - FIXED_FIELDS
+        if other:
+            raise ValueError(f"{', '.join(sorted(other))}: edit it live (Session.edit)")
+        self.settle()  # the live edits asked for so far are part of the scene restarted
+        groups = list(self.groups)
+        groups[group] = dataclasses.replace(groups[group], **changes)
+        scene = self.current_scene().replace(groups=tuple(groups))
+        saved = self._scene
+        self._start(scene, reloaded=True)
+        self._scene = saved
+        self.events.groups_changed.emit(self.groups)  # now `modified` is true: say so
+
     # ------------------------------------------------------------------ selection and display
     def select(self, agent: int | None) -> None:
         """Select agent `agent` (an index into the simulation's agents) or none."""
@@ -443,6 +465,9 @@ class Session:
         """
         run = self._run
         agent = self.selected if self.path_on and self.path_available else None
+        # The owner dropped its copy (the agent was deselected, then selected again while the
+        # engine idled): the tracer's path must be handed over again, grown or not.
+        handed = self.path is not None and self.path_agent == agent
 
         def job() -> _Result:
             sim = run.sim
@@ -460,7 +485,7 @@ class Session:
                 seconds=seconds,
                 jumped=jumped,
             )
-            return _Result(run.generation, state, _trace(run, agent), agent)
+            return _Result(run.generation, state, _trace(run, agent, handed), agent)
 
         return job
 
@@ -479,8 +504,9 @@ class Session:
             self.events.path_changed.emit()
 
 
-def _trace(run: _Run, agent: int | None) -> Pair | None:
-    """Trace `agent`'s path a little further (engine thread); copies when it changed."""
+def _trace(run: _Run, agent: int | None, handed: bool = True) -> Pair | None:
+    """Trace `agent`'s path a little further (engine thread); copies when it changed, or
+    when the owner holds none of it (`handed` False)."""
     if agent is None:
         run.tracer = None
         return None
@@ -494,6 +520,6 @@ def _trace(run: _Run, agent: int | None) -> Pair | None:
     if fresh:
         tracer = run.tracer = PathTracer(timeline, agent)
     assert tracer is not None
-    if tracer.trace(TRACE_SLICE) or fresh:
+    if tracer.trace(TRACE_SLICE) or fresh or not handed:
         return tracer.points.copy(), tracer.breaks.copy()
     return None

@@ -91,7 +91,7 @@ def open_client(
                 n_workers=workers or default_workers(),
                 threads_per_worker=1,
                 processes=processes,
-                dashboard_address=None,
+                dashboard_address=":0",  # no fixed port: a second cluster would warn
                 silence_logs=logging.ERROR,
             )
             client = Client(cluster)

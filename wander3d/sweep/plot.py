@@ -13,6 +13,10 @@ from typing import IO, Any
 import numpy as np
 import pyarrow as pa
 
+from wander3d.scene import schema
+
+from .keys import KeyPathError, parse_key_path
+
 #: (column, title) of the metrics the atlas shows.
 METRICS = (
     ("mean_turn_rate", "turn rate (deg/s)"),
@@ -23,8 +27,31 @@ METRICS = (
 )
 
 
+#: Tick labels and axis titles (points): readable at the atlas's size, not footnotes.
+TICK_SIZE = 9
+AXIS_SIZE = 10
+#: Marks a heatmap cell whose persistence is a lower bound for some seed (see `stats`).
+CENSORED_MARK = "≥"
+
+
 def _label(value: Any) -> str:
     return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def axis_title(key: str) -> str:
+    """A varied key as an axis says it: its name and unit, e.g. "groups.wander.jitter" ->
+    "wander jitter (units/√s)", "groups[1].max_speed" -> "group 1 max speed (units/s)"."""
+    try:
+        path = parse_key_path(key)
+    except KeyPathError:
+        return key
+    unit = schema.key(path.table, path.name).unit
+    words = path.name.replace("_", " ")
+    if path.table == "groups.wander":
+        words = f"wander {words}"
+    if path.group is not None:
+        words = f"group {path.group} {words}"
+    return f"{words} ({unit})" if unit else words
 
 
 def _levels(column: Sequence[Any]) -> list[Any]:
@@ -48,8 +75,22 @@ def _grid(rows: dict[str, list[Any]], keys: Sequence[str], group: str, metric: s
     return levels, cells
 
 
-def write_atlas(out: IO[bytes], table: pa.Table, keys: Sequence[str]) -> None:
-    """Draw the atlas of a sweep `table` varied over `keys` (one or two) as PNG into `out`."""
+def write_atlas(
+    out: IO[bytes], table: pa.Table, keys: Sequence[str], file_format: str = "png"
+) -> None:
+    """Draw the atlas of a sweep `table` varied over `keys` (one or two) into `out`, in
+    `file_format` (a value of analysis.plot.PLOT_FORMATS: png, svg or pdf)."""
+    import matplotlib.pyplot as plt
+
+    fig = atlas_figure(table, keys)
+    try:
+        fig.savefig(out, format=file_format, dpi=100)
+    finally:
+        plt.close(fig)
+
+
+def atlas_figure(table: pa.Table, keys: Sequence[str]) -> Any:
+    """The atlas of `table` over `keys` as a matplotlib Figure (Agg; the caller closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -82,25 +123,38 @@ def write_atlas(out: IO[bytes], table: pa.Table, keys: Sequence[str]) -> None:
             ax = axes[0][m]
             for group in groups:
                 _lines(ax, rows, keys[0], group, metric)
-            ax.set_title(title, fontsize=10)
-            ax.set_xlabel(keys[0], fontsize=9)
+            ax.set_title(title, fontsize=AXIS_SIZE)
+            ax.set_xlabel(axis_title(keys[0]), fontsize=AXIS_SIZE)
+            ax.tick_params(labelsize=TICK_SIZE)
         axes[0][0].legend(fontsize=8)
-    fig.savefig(out, format="png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def _heatmap(ax, rows, keys, group: str, metric: str, title: str, fig) -> None:
+    from matplotlib import patheffects
+
     (xs, ys), cells = _grid(rows, keys, group, metric)
     grid = np.full((len(ys), len(xs)), np.nan)
     for (i, j), values in cells.items():
         grid[j, i] = np.mean(values)
     image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-    fig.colorbar(image, ax=ax, shrink=0.85)
-    ax.set_xticks(range(len(xs)), [_label(v) for v in xs], fontsize=7, rotation=45)
-    ax.set_yticks(range(len(ys)), [_label(v) for v in ys], fontsize=7)
-    ax.set_xlabel(keys[0], fontsize=8)
-    ax.set_ylabel(keys[1], fontsize=8)
-    ax.set_title(f"{group}: {title}", fontsize=9)
+    bar = fig.colorbar(image, ax=ax, shrink=0.85)
+    bar.ax.tick_params(labelsize=TICK_SIZE)
+    ax.set_xticks(range(len(xs)), [_label(v) for v in xs], fontsize=TICK_SIZE, rotation=45)
+    ax.set_yticks(range(len(ys)), [_label(v) for v in ys], fontsize=TICK_SIZE)
+    ax.set_xlabel(axis_title(keys[0]), fontsize=AXIS_SIZE)
+    ax.set_ylabel(axis_title(keys[1]), fontsize=AXIS_SIZE)
+    if metric == "persistence" and "persistence_censored" in rows:
+        # A lower bound is no value: the mean of the seeds is at least what the cell shows.
+        _, censored = _grid(rows, keys, group, "persistence_censored")
+        for (i, j), flags in censored.items():
+            if any(flags):
+                mark = ax.text(i, j, CENSORED_MARK, ha="center", va="center", color="black",
+                               fontsize=AXIS_SIZE + 2, fontweight="bold")  # fmt: skip
+                mark.set_path_effects([patheffects.withStroke(linewidth=3, foreground="white")])
+        if any(any(f) for f in censored.values()):
+            title = f"{title}; {CENSORED_MARK}: lower bound"
+    ax.set_title(f"{group}: {title}", fontsize=AXIS_SIZE)
 
 
 def _lines(ax, rows, key: str, group: str, metric: str) -> None:
@@ -114,6 +168,13 @@ def _lines(ax, rows, key: str, group: str, metric: str) -> None:
     high = np.array([np.max(v) for v in values])[order]
     (line,) = ax.plot(positions[order], mean, marker="o", markersize=3, label=group)
     ax.fill_between(positions[order], low, high, color=line.get_color(), alpha=0.25, linewidth=0)
+    if metric == "persistence" and "persistence_censored" in rows:
+        # Lower bounds are drawn as what they are: an upward arrow from the value.
+        _, censored = _grid(rows, [key], group, "persistence_censored")
+        bound = np.array([any(censored.get((i,), [False])) for i in range(len(xs))])[order]
+        if bound.any():
+            ax.plot(positions[order][bound], mean[bound], linestyle="none", marker="^",
+                    markersize=8, color=line.get_color(), label=f"{group}: at least")  # fmt: skip
     if not numeric:
         ax.set_xticks(positions, [_label(v) for v in xs], fontsize=7)
     elif len(xs) > 2 and positions.min() > 0 and positions.max() / positions.min() > 20:

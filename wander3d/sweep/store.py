@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from wander3d.analysis import GroupStats
+from wander3d.export import sidecar_path
 from wander3d.files import output_file
 
 from .spec import Sweep
@@ -212,12 +213,13 @@ def build_table(sweep: Sweep, results: dict[str, list[dict[str, Any]]]) -> pa.Ta
 
 
 def write_table(table: pa.Table, out: Path, sweep_text: str) -> None:
-    """Write `table` to `out` (.parquet, or .csv with a .json sidecar), whole or not at all."""
+    """Write `table` to `out` (.parquet, or .csv with its sidecar OUT.json, e.g.
+    atlas.csv.json), whole or not at all."""
     if table_format(out) == "parquet":
         with output_file(out) as temporary:
             pq.write_table(table, temporary)
         return
-    sidecar = out.with_suffix(".json")
+    sidecar = sidecar_path(out)  # atlas.csv.json, as `run` names a CSV's record
     with output_file(out) as temporary, output_file(sidecar) as side:
         with open(temporary, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f, lineterminator="\n")

@@ -6,6 +6,11 @@ relative errors of the group's metrics (each the mean over seeds). Batches have 
 not the number of workers, so the same command finds the same values on any cluster. Tuning
 runs only the tuned group (groups do not interact; its metrics do not depend on the others)
 with `agents` agents, and stops when every metric is within `tolerance` of its target.
+
+The best of many noisy trials flatters itself (its seeds happened to suit it), and `agents`
+may be fewer than the scene keeps: so the winner is measured once more, with seeds the
+search never used and at the group's own size in the scene, and that check is reported
+beside what the search saw.
 """
 
 from __future__ import annotations
@@ -59,6 +64,11 @@ class TuneResult:
     errors: dict[str, float]
     trials: int
     scene: Scene
+    #: The check: metrics (mean over new seeds) and errors of the tuned scene's group at its
+    #: own agent count `checked_agents`; empty when tune was not asked to check.
+    checked: dict[str, float] = dataclasses.field(default_factory=dict)
+    checked_errors: dict[str, float] = dataclasses.field(default_factory=dict)
+    checked_agents: int = 0
 
 
 def metric_names() -> list[str]:
@@ -162,11 +172,13 @@ def tune(
     tolerance: float = 0.05,
     seed: int = 0,
     on_batch: Callable[[int, dict[str, float]], None] | None = None,
+    check: bool = True,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
 
-    on_batch(trials_done, best_errors) is called after each batch. Returns the best trial.
+    on_batch(trials_done, best_errors) is called after each batch. Returns the best trial,
+    with `check`, measured again with `seeds` new seeds at the group's own agent count.
     """
     import optuna
 
@@ -210,13 +222,28 @@ def tune(
         if max(best_errors.values()) <= tolerance:
             break
     _, values_best, achieved = best
+    tuned = apply(scene, knobs, values_best)
+    checked: dict[str, float] = {}
+    if check:
+        # New seeds (after the search's), the group's own count: what the scene will show.
+        own = tuning_scene(tuned, index, None)
+        tasks = [(f"check-seed{s}", own.replace(seed=scene.seed + seeds + s)) for s in range(seeds)]
+        stats = {}
+        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__)
+        checked = {
+            m: sum(getattr(stats[f"check-seed{s}"][0], m) for s in range(seeds)) / seeds
+            for m in targets
+        }
     return TuneResult(
         values=values_best,
         targets=dict(targets),
         achieved=achieved,
         errors={m: _relative_error(achieved[m], g) for m, g in targets.items()},
         trials=done,
-        scene=apply(scene, knobs, values_best),
+        scene=tuned,
+        checked=checked,
+        checked_errors={m: _relative_error(checked[m], g) for m, g in targets.items() if checked},
+        checked_agents=tuned.groups[index].count if check else 0,
     )
 
 
@@ -242,5 +269,14 @@ def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: st
         f"  {m}: {result.achieved[m]:.4g} vs {goal:.4g} ({result.errors[m]:.1%} off)"
         for m, goal in result.targets.items()
     ]
+    if result.checked:
+        lines.append(
+            f"Checked with new seeds at the group's {result.checked_agents:,} agents, "
+            "as this scene runs it:"
+        )
+        lines += [
+            f"  {m}: {result.checked[m]:.4g} vs {goal:.4g} ({result.checked_errors[m]:.1%} off)"
+            for m, goal in result.targets.items()
+        ]
     header = "\n".join(f"# {line}" for line in lines)
     return f"{header}\n#\n{result.scene.to_toml()}"
