@@ -65,6 +65,7 @@ def test_a_trackers_nan_gaps_are_missing_fixes(capsys):
     assert counts["fixes_used"] <= counts["fixes"] - counts["missing"]
 
 
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside trackpy, on pandas 3
 def test_msd_agrees_with_trackpy_emsd_on_ragged_tracks_far_away(tmp_path, capsys):
     pd = pytest.importorskip("pandas")
     tp = pytest.importorskip("trackpy")

@@ -30,6 +30,7 @@ enclosure: coverage divides their bounding box and wall contact is NaN.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -130,7 +131,9 @@ class Tracks:
     fix_interval: the median time between consecutive fixes of a track (s);
     columns:    (role, column) for each column found by another name than the role's;
     projection: how longitude and latitude became metres, or None;
-    counts:     fixes read, missing, gaps split and samples measured.
+    counts:     fixes read, missing, gaps split and samples measured;
+    velocities: True if the headings came from the file's vx, vy, vz columns, False if from
+                the positions (`headings_from_positions`).
     """
 
     samples: Samples
@@ -141,6 +144,7 @@ class Tracks:
     columns: tuple[tuple[str, str], ...]
     projection: str | None
     counts: TrackCounts
+    velocities: bool
 
 
 def _spelling(name: str) -> str:
@@ -558,6 +562,24 @@ def read_tracks(
             fixes_used=int(used.sum()),
             samples=int(lengths.sum()),
         ),
+        velocities=velocities is not None,
+    )
+
+
+def headings_from_positions(samples: Samples) -> Samples:
+    """`samples` with headings and speeds taken from the positions, as for tracks read from a
+    file without velocities: central differences (one-sided at each track's ends), the last
+    direction of motion while at rest. A simulated run measured so compares like for like
+    with such tracks (a central difference smooths the turns the true heading makes)."""
+    p = np.asarray(samples.positions, dtype=np.float64)
+    t, n = p.shape[:2]
+    lengths = np.full(n, t, np.int64) if samples.lengths is None else np.asarray(samples.lengths)
+    v = _track_gradient(p, lengths, samples.interval)
+    speeds = np.sqrt(np.einsum("tni,tni->tn", v, v))
+    return dataclasses.replace(
+        samples,
+        headings=_headings(v, speeds).astype(np.float32),
+        speeds=speeds.astype(np.float32),
     )
 
 
@@ -657,6 +679,7 @@ __all__ = [
     "TrackCounts",
     "Tracks",
     "TracksError",
+    "headings_from_positions",
     "parse_columns",
     "read_tracks",
 ]

@@ -127,9 +127,13 @@ def run_tasks(
     tasks: Iterable[tuple[str, Scene]],
     seconds: float,
     sample_rate: float,
-    on_result: Callable[[str, list[GroupStats]], None],
+    on_result: Callable[[str, Any], None],
+    task: Callable[[Scene, float, float], Any] = measure,
 ) -> None:
     """Measure each (key, scene) on the cluster; call on_result(key, stats) as each finishes.
+
+    task(scene, seconds, sample_rate) is what runs on a worker (default `measure`: the stats
+    per group); on_result gets what it returns.
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
     (after the results that finished before it were handed over); ClusterError if the
@@ -143,7 +147,7 @@ def run_tasks(
     token = uuid.uuid4().hex[:8]
     futures = {
         client.submit(
-            measure, scene, seconds, sample_rate, key=f"wander3d-{key}-{token}", pure=False
+            task, scene, seconds, sample_rate, key=f"wander3d-{key}-{token}", pure=False
         ): key
         for key, scene in tasks
     }
