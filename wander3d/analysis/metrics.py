@@ -144,6 +144,17 @@ def about_turn_counts(
     t, n = h.shape[:2]
     window = max(1, round(window_s / interval))
     cos_limit = np.cos(np.radians(angle_deg))
+    # The heading turns through at most the sum of its per-sample turns (the triangle
+    # inequality on the sphere): only agents whose turns add up to more than angle_deg
+    # within some window can make an about-turn, and most agents' never do.
+    turned = np.concatenate([np.zeros((1, n)), np.cumsum(turn_angles(h), axis=0)])
+    reach = turned[np.minimum(np.arange(t) + window, t - 1)] - turned
+    candidates = np.flatnonzero((reach > np.radians(angle_deg)).any(axis=0))
+    counts = np.zeros(n, dtype=np.int64)
+    if len(candidates) == 0:
+        return counts
+    h = h[:, candidates]
+    n = len(candidates)
     # end[k, a]: the first sample j in (k, k + W] at which agent a's heading is more than
     # angle_deg from h_k, or -1. Filling from the longest lag down leaves the shortest one.
     end = np.full((t, n), -1, dtype=np.int64)
@@ -152,12 +163,13 @@ def about_turn_counts(
         hit = _dot(h[:-lag], h[lag:]) < cos_limit
         rows, cols = np.nonzero(hit)
         end[rows, cols] = rows + lag
-    counts = np.zeros(n, dtype=np.int64)
+    found = np.zeros(n, dtype=np.int64)
     earliest = np.zeros(n, dtype=np.int64)  # where each agent's next event may start
     for k in np.nonzero((end >= 0).any(axis=1))[0]:
         start = (end[k] >= 0) & (k >= earliest)
-        counts += start
+        found += start
         earliest = np.where(start, end[k], earliest)
+    counts[candidates] = found
     return counts
 
 
@@ -177,22 +189,46 @@ def lagged_sums(vectors: Array, valid: Array, lags: int) -> tuple[Array, Array]:
     ok = np.asarray(valid, dtype=bool)
     t, n = ok.shape
     # Zero padding to >= t + lags makes the FFT's circular correlation a plain one up to `lags`.
-    nfft = 1 << int(np.ceil(np.log2(max(t + lags, 2))))
+    nfft = fast_length(t + lags)
     num = np.zeros(lags + 1)
     den = np.zeros(lags + 1)
+    everywhere = bool(ok.all())
     for start in range(0, n, _CHUNK_AGENTS):
         sl = slice(start, start + _CHUNK_AGENTS)
-        mask = ok[:, sl].astype(np.float64)
         # Time last, so each FFT reads contiguous memory; the inverse FFT is linear, so the
         # power spectra are summed over agents and components first and inverted once.
-        series = np.ascontiguousarray((v[:, sl] * mask[..., None]).transpose(1, 2, 0))
+        chunk = v[:, sl] if everywhere else v[:, sl] * ok[:, sl, None]
+        series = np.ascontiguousarray(chunk.transpose(1, 2, 0)).reshape(-1, t)
         spec = np.fft.rfft(series, n=nfft, axis=-1)
-        power = (spec.real**2 + spec.imag**2).sum(axis=(0, 1))
+        power = np.einsum("af,af->f", spec.real, spec.real)
+        power += np.einsum("af,af->f", spec.imag, spec.imag)
         num += np.fft.irfft(power, n=nfft)[: lags + 1]
-        mspec = np.fft.rfft(np.ascontiguousarray(mask.T), n=nfft, axis=-1)
-        den += np.fft.irfft((mspec.real**2 + mspec.imag**2).sum(axis=0), n=nfft)[: lags + 1]
+        if not everywhere:
+            mspec = np.fft.rfft(np.ascontiguousarray(ok[:, sl].T), n=nfft, axis=-1)
+            mpower = np.einsum("af,af->f", mspec.real, mspec.real)
+            mpower += np.einsum("af,af->f", mspec.imag, mspec.imag)
+            den += np.fft.irfft(mpower, n=nfft)[: lags + 1]
+    if everywhere:
+        return num, n * (t - np.arange(lags + 1)).astype(np.float64)
     # Pair counts are integers; the FFT returns them to within rounding.
     return num, np.rint(den)
+
+
+def fast_length(size: int) -> int:
+    """The smallest 2^a 3^b 5^c >= size: FFT lengths that pocketfft does fastest, and at most
+    a quarter longer than needed (a power of two can be twice)."""
+    best = 1 << max(size - 1, 1).bit_length()
+    power5 = 1
+    while power5 < best:
+        power35 = power5
+        while power35 < best:
+            candidate = power35
+            while candidate < size:
+                candidate *= 2
+            best = min(best, candidate)
+            power35 *= 3
+        power5 *= 5
+    return best
 
 
 def correlation_from_sums(num: Array, den: Array, max_lag: int) -> Array:

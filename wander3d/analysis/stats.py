@@ -188,35 +188,41 @@ def group_stats(
         acf[name][0][:] += sums_pair[0]
         acf[name][1][:] += sums_pair[1]
 
+    ragged = bool(np.any(all_lengths[sl] < t))
     for start in range(sl.start, sl.stop, _CHUNK_AGENTS):
         chunk = slice(start, min(start + _CHUNK_AGENTS, sl.stop))
         length = all_lengths[chunk]
-        # valid[j][k, a]: sample k of agent a and the j samples after it are its own.
+        # valid[j][k, a]: sample k of agent a and the j samples after it are its own (all of
+        # them unless the tracks are ragged: then the masks are applied).
         valid = [np.arange(t - j)[:, None] + j < length[None, :] for j in range(3)]
+        masks: list[Array | None] = list(valid) if ragged else [None, None, None]
         h = samples.headings[:, chunk].astype(np.float64)
-        p = samples.positions[:, chunk]
-        sums["speed"] += float(samples.speeds[:, chunk].astype(np.float64)[valid[0]].sum())
-        rates = metrics.turn_rates_deg(h, dt)[valid[1]]
+        p = samples.positions[:, chunk].astype(np.float64)
+        speeds = samples.speeds[:, chunk].astype(np.float64)
+        sums["speed"] += float(_own(speeds, masks[0]).sum())
+        rates = _own(metrics.turn_rates_deg(h, dt), masks[1])
         sums["turn"] += float(rates.sum())
         kept.append(rates[::stride])
-        sums["acc"] += float(metrics.angular_accelerations_deg(h, dt)[valid[2]].sum())
+        sums["acc"] += float(_own(metrics.angular_accelerations_deg(h, dt), masks[2]).sum())
         # A track's rows after its end repeat its last heading: no about-turn starts there.
         sums["about"] += int(metrics.about_turn_counts(h, dt).sum())
         add("h", metrics.lagged_sums(h, valid[0], lags))
         axes, defined = metrics.turning_axes(h)
-        add("a", metrics.lagged_sums(axes, defined & valid[1], lags))
-        visited[metrics.cell_indices(p[valid[0]], samples.low, samples.high, cells)] = True
-        band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
-        in_band += int(band[valid[0]].sum())
+        add("a", metrics.lagged_sums(axes, _mask(defined, masks[1]), lags))
+        inside = p[valid[0]] if ragged else p
+        visited[metrics.cell_indices(inside, samples.low, samples.high, cells)] = True
+        if math.isfinite(samples.margin):
+            band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
+            in_band += int(_own(band, masks[0]).sum())
         directions, moved = metrics.step_directions(p)
-        add("d", metrics.lagged_sums(directions, moved & valid[1], lags))
+        add("d", metrics.lagged_sums(directions, _mask(moved, masks[1]), lags))
         s = metrics.steps(p)
-        step_length = np.sqrt(np.einsum("...i,...i->...", s, s))[valid[1]]
+        step_length = _own(np.sqrt(np.einsum("...i,...i->...", s, s)), masks[1])
         path["length"] += float(step_length.sum())
-        path["square"] += float((step_length**2).sum())
+        path["square"] += float(np.dot(step_length, step_length))
         path["steps"] += step_length.size
         versines, defined = metrics.step_turn_versines(p)
-        defined &= valid[2]
+        defined = _mask(defined, masks[2])
         sums["versine"] += float(versines[defined].sum())
         path["pairs"] += int(defined.sum())
         ratio = metrics.straightness(p)  # rows after a track's end repeat its last position
@@ -224,7 +230,7 @@ def group_stats(
         straight["agents"] += int(np.isfinite(ratio).sum())
         add("msd", metrics.msd_sums(p, lags, length))
         turn, lift, defined = metrics.horizontal_turn_and_lift(p)
-        defined &= valid[2]
+        defined = _mask(defined, masks[2])
         sums["sin"] += float(np.sin(np.radians(turn[defined])).sum())
         path["turns"] += int(defined.sum())
         turn_counts += metrics.angle_histogram(turn, defined)
@@ -283,6 +289,15 @@ def group_stats(
         lift_counts=lift_counts,
     )
     return stats, curves
+
+
+def _own(values: Array, valid: Array | None) -> Array:
+    """The values of the agents' own samples (all of them when valid is None), flat."""
+    return values.ravel() if valid is None else values[valid]
+
+
+def _mask(defined: Array, valid: Array | None) -> Array:
+    return defined if valid is None else defined & valid
 
 
 def compute_stats(
