@@ -6,6 +6,13 @@ Runs the same sweep (the default scene, a GRID x GRID jitter x radius grid, one 
 cluster size and reports cells/s and agent-steps/s of the cells themselves: cluster start-up
 and the kernel load on each worker (a second or two, once per cluster) are reported apart.
 The tables written at each size are compared byte for byte.
+
+Beside them, the engine alone: the same cells stepped in this process on one thread, without
+sampling or metrics, once each, just before each cluster's run (so that the machine's load
+weighs on both alike). "of engine" is a worker's agent-steps/s (the run's divided by the
+workers) over that single-thread rate: how much of a core's engine speed a sweep cell keeps
+once it is sampled, measured and sent through Dask. With more workers than idle cores the
+workers share them, and the ratio falls accordingly.
 """
 
 from __future__ import annotations
@@ -18,6 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from wander3d.analysis import plan_samples
+from wander3d.engine import Simulation
+from wander3d.engine.warmup import compile_kernel
 from wander3d.scene import bundled_scene
 from wander3d.sweep import open_client, parse_sweep, run_sweep
 
@@ -38,6 +48,21 @@ def make_sweep(grid: int, agents: int, seconds: float):
     return parse_sweep(doc, "<bench>", json.dumps(doc), Path("."))
 
 
+def engine_rate(sweep) -> float:
+    """Agent-steps/s of the sweep's cells stepped by the engine alone on one thread, each once
+    (as the sweep runs each once)."""
+    compile_kernel()
+    steps_done, seconds = 0, 0.0
+    for cell in sweep.cells:
+        steps = plan_samples(cell.scene.dt, sweep.seconds, sweep.sample_rate).steps
+        sim = Simulation(cell.scene.run_spec, threads=1)
+        start = time.perf_counter()
+        sim.step(steps)
+        seconds += time.perf_counter() - start
+        steps_done += steps * cell.scene.agent_count
+    return steps_done / seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
@@ -53,12 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     cores = len(os.sched_getaffinity(0))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {cores} cores, load average {load} (other work shares the cores)")
-    print(f"{'workers':>7} {'start s':>8} {'run s':>7} {'cells/s':>8} {'M agent-steps/s':>16}")
+    print(
+        f"{'workers':>7} {'start s':>8} {'run s':>7} {'cells/s':>8} {'M agent-steps/s':>16} "
+        f"{'per worker':>11} {'engine':>7} {'of engine':>10}"
+    )
     tables = []
     base = None
     with tempfile.TemporaryDirectory() as folder:
         for n in args.workers:
             out = Path(folder) / f"w{n}.parquet"
+            engine = engine_rate(sweep)
             start = time.perf_counter()
             with open_client(workers=n) as client:
                 ready = time.perf_counter() - start
@@ -66,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
             rate = result.ran / result.seconds
             steps = result.agent_steps / result.seconds / 1e6
             base = base or rate
+            per_worker = steps / n
             print(
-                f"{n:>7} {ready:>8.1f} {result.seconds:>7.1f} {rate:>8.2f} {steps:>16.2f}"
+                f"{n:>7} {ready:>8.1f} {result.seconds:>7.1f} {rate:>8.2f} {steps:>16.2f} "
+                f"{per_worker:>11.2f} {engine / 1e6:>7.2f} {per_worker * 1e6 / engine:>10.0%}"
                 f"   (x{rate / base:.2f})"
             )
             tables.append(out.read_bytes())

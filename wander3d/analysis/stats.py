@@ -200,14 +200,15 @@ def group_stats(
         p = samples.positions[:, chunk].astype(np.float64)
         speeds = samples.speeds[:, chunk].astype(np.float64)
         sums["speed"] += float(_own(speeds, masks[0]).sum())
-        rates = _own(metrics.turn_rates_deg(h, dt), masks[1])
+        turns = metrics.Turns.of(h)  # shared by the heading's measures below
+        rates = _own(metrics.turn_rates_deg(turns, dt), masks[1])
         sums["turn"] += float(rates.sum())
         kept.append(rates[::stride])
-        sums["acc"] += float(_own(metrics.angular_accelerations_deg(h, dt), masks[2]).sum())
+        sums["acc"] += float(_own(metrics.angular_accelerations_deg(turns, dt), masks[2]).sum())
         # A track's rows after its end repeat its last heading: no about-turn starts there.
-        sums["about"] += int(metrics.about_turn_counts(h, dt).sum())
+        sums["about"] += int(metrics.about_turn_counts(h, dt, turns=turns).sum())
         add("h", metrics.lagged_sums(h, valid[0], lags))
-        axes, defined = metrics.turning_axes(h)
+        axes, defined = metrics.turning_axes(turns)
         add("a", metrics.lagged_sums(axes, _mask(defined, masks[1]), lags))
         inside = p[valid[0]] if ragged else p
         visited[metrics.cell_indices(inside, samples.low, samples.high, cells)] = True
@@ -217,7 +218,7 @@ def group_stats(
         directions, moved = metrics.step_directions(p)
         add("d", metrics.lagged_sums(directions, _mask(moved, masks[1]), lags))
         s = metrics.steps(p)
-        step_length = _own(np.sqrt(np.einsum("...i,...i->...", s, s)), masks[1])
+        step_length = _own(metrics.lengths(s), masks[1])
         path["length"] += float(step_length.sum())
         path["square"] += float(np.dot(step_length, step_length))
         path["steps"] += step_length.size
