@@ -12,7 +12,9 @@ sampling or metrics, once each, just before each cluster's run (so that the mach
 weighs on both alike). "of engine" is a worker's agent-steps/s (the run's divided by the
 workers) over that single-thread rate: how much of a core's engine speed a sweep cell keeps
 once it is sampled, measured and sent through Dask. With more workers than idle cores the
-workers share them, and the ratio falls accordingly.
+workers share them, and the ratio falls accordingly; so the same ratio is also given in CPU
+time ("CPU of engine": the workers' processor seconds against the engine's), which other work
+on the machine does not change.
 """
 
 from __future__ import annotations
@@ -48,19 +50,25 @@ def make_sweep(grid: int, agents: int, seconds: float):
     return parse_sweep(doc, "<bench>", json.dumps(doc), Path("."))
 
 
-def engine_rate(sweep) -> float:
-    """Agent-steps/s of the sweep's cells stepped by the engine alone on one thread, each once
-    (as the sweep runs each once)."""
+def engine_rate(sweep) -> tuple[float, float]:
+    """Agent-steps per second and per CPU second of the sweep's cells stepped by the engine
+    alone on one thread, each once (as the sweep runs each once)."""
     compile_kernel()
-    steps_done, seconds = 0, 0.0
+    steps_done, seconds, cpu = 0, 0.0, 0.0
     for cell in sweep.cells:
         steps = plan_samples(cell.scene.dt, sweep.seconds, sweep.sample_rate).steps
         sim = Simulation(cell.scene.run_spec, threads=1)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         sim.step(steps)
         seconds += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         steps_done += steps * cell.scene.agent_count
-    return steps_done / seconds
+    return steps_done / seconds, steps_done / cpu
+
+
+def workers_cpu(client) -> float:
+    """Processor seconds the cluster's worker processes have used so far, together."""
+    return sum(client.run(time.process_time).values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,26 +88,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {cores} cores, load average {load} (other work shares the cores)")
     print(
         f"{'workers':>7} {'start s':>8} {'run s':>7} {'cells/s':>8} {'M agent-steps/s':>16} "
-        f"{'per worker':>11} {'engine':>7} {'of engine':>10}"
+        f"{'per worker':>11} {'engine':>7} {'of engine':>10} {'CPU of engine':>14}"
     )
     tables = []
     base = None
     with tempfile.TemporaryDirectory() as folder:
         for n in args.workers:
             out = Path(folder) / f"w{n}.parquet"
-            engine = engine_rate(sweep)
+            engine, engine_cpu = engine_rate(sweep)
             start = time.perf_counter()
             with open_client(workers=n) as client:
                 ready = time.perf_counter() - start
+                cpu_before = workers_cpu(client)
                 result = run_sweep(sweep, out, client)
+                cpu = workers_cpu(client) - cpu_before
             rate = result.ran / result.seconds
             steps = result.agent_steps / result.seconds / 1e6
             base = base or rate
             per_worker = steps / n
             print(
                 f"{n:>7} {ready:>8.1f} {result.seconds:>7.1f} {rate:>8.2f} {steps:>16.2f} "
-                f"{per_worker:>11.2f} {engine / 1e6:>7.2f} {per_worker * 1e6 / engine:>10.0%}"
-                f"   (x{rate / base:.2f})"
+                f"{per_worker:>11.2f} {engine / 1e6:>7.2f} {per_worker * 1e6 / engine:>10.0%} "
+                f"{result.agent_steps / cpu / engine_cpu:>14.0%}   (x{rate / base:.2f})"
             )
             tables.append(out.read_bytes())
     same = all(t == tables[0] for t in tables)

@@ -17,7 +17,7 @@ from .tracks import TrackCounts
 
 #: What every number of `wander3d stats` means. Shown by `wander3d stats --help` and copied
 #: into the README's "Path statistics" section. The numbers in it (10 Hz, 150 deg, 2 s, 20 s,
-#: 16 cells) are the modules' constants; a test keeps them in step.
+#: 20 samples, 16 cells) are the modules' constants; a test keeps them in step.
 METRICS_HELP = """\
 Every metric is computed per group from each agent's unit heading h_k and position p_k,
 sampled every Ts seconds (Ts = 1 / --sample-rate, default 10 Hz, rounded to a whole number
@@ -44,9 +44,9 @@ the group and all samples. angle(a, b) = atan2(|a x b|, a . b).
                 (pairs where either interval has no turn left out), first drops below
                 1/e, interpolated linearly between samples (C = exp(-t/T) gives T).
                 '>' marks a lower bound: C stayed above 1/e up to the last lag computed
-                (20 s, or half the run); n/a: no agent turned at all. About 0.63 * Ts
-                means no persistence: the turning axis is uncorrelated from one sample
-                to the next.
+                (20 s or 20 samples, at most half the run); n/a: no agent turned at
+                all. About 0.63 * Ts means no persistence: the turning axis is
+                uncorrelated from one sample to the next.
   coverage      share of the enclosure's 16 x 16 x 16 equal cells (the box's
                 proportions) that some agent of the group was in at some sample (%).
   wall contact  share of agent-samples within the margin band of any wall, i.e. closer
@@ -77,7 +77,7 @@ depend on Ts: a path looks straighter sampled more often.
                 animals) the direction forgets faster than c^k says, and P_CRW overstates.
   MSD slope     slope of log MSD against log lag, the MSD at lag m Ts being the mean
                 of |p_k+m - p_k|^2 over agents and k (what trackpy's emsd computes),
-                fitted over 20 log-spaced lags from Ts to 20 s (or half the run):
+                fitted over 20 log-spaced lags from Ts to the last lag computed:
                 2 ballistic, 1 diffusive, towards 0 confined by the box.
   CRW slope     the same slope of the CRW's MSD (Kareiva & Shigesada 1983), valid in
                 3D when turns are symmetric about the previous step:

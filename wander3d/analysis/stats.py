@@ -17,8 +17,10 @@ Array = np.ndarray
 
 #: Coverage divides the box into this many cells along each axis (COVERAGE_CELLS^3 in all).
 COVERAGE_CELLS = 16
-#: Autocorrelations are computed up to this lag (s), or half the run if that is shorter.
+#: Autocorrelations are computed up to this lag (s) or MIN_LAGS samples, whichever is longer
+#: (tracks with a fix a minute still get a curve), and at most half the run.
 MAX_LAG_S = 20.0
+MIN_LAGS = 20
 #: At most this many per-sample turn rates are kept per group for the distribution plot.
 _KEEP_TURN_RATES = 200_000
 #: Agents per chunk: bounds the float64 temporaries for very large groups (a few hundred MB
@@ -141,9 +143,10 @@ def working_bytes(samples: int, agents: int) -> int:
 
 
 def max_lag_samples(samples: Samples, max_lag_s: float = MAX_LAG_S) -> int:
-    """Lags (in samples) the autocorrelations go up to: max_lag_s, at most half the run."""
+    """Lags (in samples) the autocorrelations go up to: max_lag_s or MIN_LAGS samples,
+    whichever is longer, at most half the run."""
     half = (samples.count - 1) // 2
-    return max(1, min(round(max_lag_s / samples.interval), half))
+    return max(1, min(max(round(max_lag_s / samples.interval), MIN_LAGS), half))
 
 
 def group_stats(
