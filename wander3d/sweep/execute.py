@@ -73,10 +73,10 @@ def _worker_environ() -> dict[str, Any]:
     Dask sets that so that freed memory goes back to the system at once; but fixing glibc's
     trim threshold also fixes its mmap threshold at 128 KiB, so every numpy temporary of a
     cell's metrics (a few MB each) is mapped and unmapped afresh, and its pages faulted in
-    again: the metrics took 1.7 times as long as in a plain process (benchmarks/
-    sweep_bench.py). Cells are short and their memory is freed when they end, so glibc's own
-    adaptive thresholds suit them. Only the embedded cluster is ours to configure: a remote
-    one (--scheduler) keeps its own settings.
+    again: a cell took 1.7 times as long as in a plain process, its metrics 2.7 times
+    (docs/performance.md, "Sweeps"). Cells are short and their memory is freed when they
+    end, so glibc's own adaptive thresholds suit them. Only the embedded cluster is ours to
+    configure: a remote one (--scheduler) keeps its own settings.
     """
     import dask
 
