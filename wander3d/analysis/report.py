@@ -88,7 +88,8 @@ depend on Ts: a path looks straighter sampled more often.
   sinuosity     Benhamou's (2004) general sinuosity, with the mean sine s (units^-1/2):
                 S = 2 / sqrt(E[l] ((1 - c^2 - s^2) / ((1 - c)^2 + s^2) + b^2)),
                 b = sd(l) / E[l]: the tortuosity of a random search path, independent
-                of its length. Use it for real tracks, whose turns often favour one side.
+                of its length. Use it for real tracks, whose turns often favour one side;
+                inf for a path that turns by the same angle every step (a circle).
   sinuos sym    the same with s = 0, S = 2 / sqrt(E[l] ((1 + c)/(1 - c) + b^2)), the
                 form for symmetric turning (a CRW) most papers quote; it equals
                 sinuosity when s = 0. Both n/a for a straight path. (Benhamou computes
@@ -165,7 +166,8 @@ def _fixed(x: float, digits: int, scale: float = 1.0) -> str:
 
 
 def _general(x: float, spec: str) -> str:
-    return f"{x:{spec}}" if math.isfinite(x) else "n/a"
+    # A circle's sinuosity is infinite (the JSON, which has no infinity, says null).
+    return f"{x:{spec}}" if math.isfinite(x) else ("inf" if x == math.inf else "n/a")
 
 
 def _path_cells(g: GroupStats) -> list[str]:
