@@ -308,6 +308,13 @@ def _read_like(args: argparse.Namespace) -> TrackTargets:
         raise CliError(f"--like {e}") from None
     for line in tracks_notes(tracks):
         print(f"{PROG}: {line}", file=sys.stderr)
+    if tracks.samples.high[1] <= tracks.samples.low[1]:
+        # Flat tracks beside a group that climbs and dives: the turns and the MSD differ.
+        print(
+            f"{PROG}: the tracks are 2D; the group moves in 3D unless its scene keeps it "
+            "level (wander.vertical = 0 and a box one margin high, say)",
+            file=sys.stderr,
+        )
     return like.track_targets(tracks)
 
 
