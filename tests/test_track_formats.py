@@ -66,34 +66,52 @@ def test_a_trackers_nan_gaps_are_missing_fixes(capsys):
 
 
 @pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside trackpy, on pandas 3
-def test_msd_agrees_with_trackpy_emsd_on_ragged_tracks_far_away(tmp_path, capsys):
+def test_msd_agrees_with_trackpy_on_ragged_nan_gapped_tracks_far_away(tmp_path, capsys):
+    """Ragged tracks at UTM-sized coordinates, two with fixes lost (NaN): wander3d splits them
+    at the gaps, and its pooled MSD equals trackpy's per-track MSDs of the pieces, pooled pair
+    by pair (trackpy's emsd weighs tracks by an effective count of independent pairs)."""
     pd = pytest.importorskip("pandas")
     tp = pytest.importorskip("trackpy")
     rng = np.random.default_rng(7)
-    rows = []
+    rows, pieces = [], []
     for particle in range(6):
         n = 150 + 70 * particle
         heading = np.cumsum(rng.normal(0, 0.2, n))
-        xy = np.cumsum(np.stack([np.cos(heading), np.sin(heading)], 1), 0) + np.array(
-            [5.2e5, 5.1e6]
-        )
+        xy = np.cumsum(np.stack([np.cos(heading), np.sin(heading)], 1), 0)
+        lost = np.zeros(n, dtype=bool)
+        if particle in (2, 4):
+            lost[60 : 60 + 5 * particle] = True  # 10 or 20 frames without a fix
+        far = xy + np.array([5.2e5, 5.1e6])
+        far[lost] = np.nan
         rows.append(
             pd.DataFrame(
-                {"frame": np.arange(n), "particle": particle, "x": xy[:, 0], "y": xy[:, 1]}
+                {"frame": np.arange(n), "particle": particle, "x": far[:, 0], "y": far[:, 1]}
             )
         )
-    frame = pd.concat(rows, ignore_index=True)
+        # The pieces between the gaps, near the origin: trackpy's own FFT MSD loses digits
+        # far from it (wander3d centres the positions first).
+        piece = np.cumsum(np.diff(np.concatenate([[True], lost])) != 0)
+        for k in np.unique(piece[~lost]):
+            keep = ~lost & (piece == k)
+            pieces.append(
+                pd.DataFrame(
+                    {
+                        "frame": np.arange(keep.sum()),
+                        "particle": len(pieces),
+                        "x": xy[keep, 0],
+                        "y": xy[keep, 1],
+                    }
+                )
+            )
     path = tmp_path / "linked.csv"
-    frame.to_csv(path, float_format="%.10f")
+    pd.concat(rows, ignore_index=True).to_csv(path, float_format="%.10f")
     doc, _ = run(["--tracks", str(path), "--fps", "10"], capsys)
+    assert doc["track_counts"]["gaps"] == 2 and doc["track_counts"]["tracks"] == 8
     ours = np.array(doc["groups"][0]["curves"]["msd_units2"])
-    # trackpy's emsd weighs tracks by an effective count of independent pairs; wander3d pools
-    # every pair alike. The same definition from trackpy's per-track MSDs (imsd):
     m = len(ours) - 1
-    # trackpy's FFT MSD loses digits far from the origin itself: it gets the tracks near it.
-    near = frame.assign(x=frame.x - 5.2e5, y=frame.y - 5.1e6)
-    imsd = tp.imsd(near, mpp=1.0, fps=10.0, max_lagtime=m).to_numpy()  # (lags, particles)
-    lengths = frame.groupby("particle").size().to_numpy()
+    split = pd.concat(pieces, ignore_index=True)
+    imsd = tp.imsd(split, mpp=1.0, fps=10.0, max_lagtime=m).to_numpy()  # (lags, pieces)
+    lengths = split.groupby("particle").size().to_numpy()
     pairs = np.maximum(lengths[None, :] - np.arange(1, m + 1)[:, None], 0)
     theirs = np.where(pairs > 0, imsd * pairs, 0.0).sum(axis=1) / pairs.sum(axis=1)
     np.testing.assert_allclose(ours[1:], theirs, rtol=1e-4)
