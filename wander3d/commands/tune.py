@@ -72,14 +72,23 @@ def _epilog() -> str:
     names = textwrap.fill(
         ", ".join(metric_names()), width=84, initial_indent="  ", subsequent_indent="  "
     )
-    return (
-        f"Metrics (--target NAME=VALUE; the names of `stats --json` and sweep tables; 'mean_' "
-        f"may be left out, and the older JSON names ({', '.join(sorted(OLD_NAMES)[:2])}, ...) "
-        f"are accepted):\n{names}\nWith --like also: {TURN_DISTANCE} (turn-angle "
-        "distribution distance: Wasserstein distance / the tracks' mean |turn angle|).\n"
-        f"Exit status: 0 every target met, {EXIT_NOT_REACHED} some not met (scene written), "
-        "2 bad input."
-    )
+    old = ", ".join(sorted(OLD_NAMES)[:2])
+    lines = [
+        textwrap.fill(
+            "Metrics (--target NAME=VALUE): the names of `stats --json` and of sweep tables; "
+            f"'mean_' may be left out, and the older JSON names ({old}, ...) are accepted:",
+            width=88,
+        ),
+        names,
+        textwrap.fill(
+            f"With --like also: {TURN_DISTANCE}, the distance between the turn-angle "
+            "distributions (Wasserstein distance / the tracks' mean |turn angle|).",
+            width=88,
+        ),
+        f"Exit status: 0 every target met, {EXIT_NOT_REACHED} some not met (the scene is "
+        "written all the same), 2 bad input.",
+    ]
+    return "\n".join(lines)
 
 
 def _target(text: str) -> tuple[str, float]:
