@@ -61,7 +61,7 @@ LAYERS: dict[str, Layer] = {
     "analysis": Layer(
         uses=("engine", "scene", "helpers", "export"),
         third_party=("numpy", "pyarrow"),
-        third_party_lazily=("matplotlib",),
+        third_party_lazily=("matplotlib", "pyproj"),
     ),
     # Parameter sweeps and tuning on Dask. Headless; the cluster and optimiser load lazily.
     "sweep": Layer(

@@ -39,15 +39,59 @@ def helix(samples: int, per_sample_deg: float, climb: float) -> np.ndarray:
     return np.stack([x, climb * np.arange(samples), z], axis=-1)[:, None, :]
 
 
-def test_a_straight_line():
-    p = np.linspace(0, 1, 50)[:, None, None] * np.array([3.0, 4.0, 0.0])
+@pytest.mark.parametrize("offset", [0.0, 1e7])
+def test_a_straight_line(offset):
+    p = np.linspace(0, 1, 50)[:, None, None] * np.array([3.0, 4.0, 0.0]) + offset
     assert metrics.straightness(p) == pytest.approx([1.0])
-    cos, defined = metrics.step_turn_cosines(p)
-    assert defined.all() and np.allclose(cos, 1.0)
+    versine, defined = metrics.step_turn_versines(p)
+    assert defined.all() and np.all(versine <= metrics.STRAIGHT_VERSINE)
     msd = whole.mean_squared_displacement(p, 20)
     assert metrics.log_log_slope(np.arange(21) * 0.1, msd) == pytest.approx(2.0)
-    assert math.isnan(metrics.persistence_length(0.1, 1.0))
-    assert math.isnan(metrics.sinuosity(0.1, 0.01, 1.0))
+    step = 0.1 * 5.0 / 49 * 10
+    d = float(versine.mean())
+    crw = metrics.crw_msd(np.arange(21), step, step * step, d)
+    assert metrics.log_log_slope(np.arange(21) * 0.1, crw) == pytest.approx(2.0, abs=1e-9)
+    assert math.isnan(metrics.persistence_length_crw(step, d))
+    assert math.isnan(metrics.sinuosity(step, step * step, d))
+    assert math.isnan(metrics.sinuosity(step, step * step, d, 0.0))
+
+
+@pytest.mark.parametrize("versine", [1e-6, 1e-9, 1e-12, 1e-15, 0.0])
+def test_the_crw_msd_nears_the_ballistic_limit_as_turns_vanish(versine):
+    # Steps of 1, c = 1 - versine: MSD(m) -> m^2, slope -> 2 (the closed form gave 1.0 at c = 1
+    # and 2.29 at 1 - c = 1e-9).
+    m = np.arange(201)
+    crw = metrics.crw_msd(m, 1.0, 1.0, versine)
+    # The exact first-order correction: m^2 - versine * (m - 1) m (m + 1) / 3 ... to 2nd order.
+    assert np.all(crw <= m * m + 1e-9) and np.all(np.diff(crw) > 0)
+    np.testing.assert_allclose(crw[1:], (m * m)[1:], rtol=max(versine * 1e4, 1e-15))
+    slope = metrics.log_log_slope(m * 0.1, crw)
+    assert 2.0 - 1e4 * versine - 1e-12 <= slope <= 2.0 + 1e-12
+
+
+@pytest.mark.parametrize("c", [-0.5, 0.0, 0.5, 0.9, 0.999])
+def test_the_crw_msd_is_kareiva_and_shigesadas_formula(c):
+    m = np.arange(60, dtype=np.float64)
+    closed = m * 1.3 + 2.0 * c / (1.0 - c) * (m - (1.0 - c**m) / (1.0 - c))
+    np.testing.assert_allclose(metrics.crw_msd(m.astype(int), 1.0, 1.3, 1.0 - c), closed, rtol=1e-9)
+
+
+def test_a_circle_is_infinitely_sinuous_both_ways_round():
+    phi = np.radians(10.0)
+    versine = 1.0 - math.cos(phi)
+    # 1 - c^2 - s^2 is 0 up to rounding: infinite, or beyond any real path's.
+    assert metrics.sinuosity(1.0, 1.0, versine, math.sin(phi)) > 1e6
+    assert metrics.sinuosity(1.0, 1.0, versine, -math.sin(phi)) > 1e6
+    # Without the mean sine, the same turns read as a CRW's: finite.
+    assert math.isfinite(metrics.sinuosity(1.0, 1.0, versine))
+
+
+def test_general_sinuosity_exceeds_the_symmetric_one_when_turns_favour_a_side():
+    c, s = 0.9, 0.1  # mean turn biased left
+    general = metrics.sinuosity(1.0, 1.0, 1.0 - c, s)
+    assert general > metrics.sinuosity(1.0, 1.0, 1.0 - c)
+    expected = 2.0 / math.sqrt((1 - c * c - s * s) / ((1 - c) ** 2 + s * s))
+    assert general == pytest.approx(expected, rel=1e-12)
 
 
 def test_turn_and_lift_angles_of_a_helix():
@@ -85,18 +129,18 @@ def test_msd_matches_tidynamics_on_random_walks():
 def test_correlated_random_walk_measures_meet_their_theory(turn_deg):
     turn = math.radians(turn_deg)
     p = correlated_random_walk(400, 400, turn)
-    cos, defined = metrics.step_turn_cosines(p)
-    c = float(cos[defined].mean())
-    assert c == pytest.approx(math.cos(turn), abs=1e-9)  # every turn is exactly `turn`
-    assert metrics.persistence_length(1.0, c) == pytest.approx(1.0 / (1.0 - math.cos(turn)))
+    versine, defined = metrics.step_turn_versines(p)
+    d = float(versine[defined].mean())
+    assert 1.0 - d == pytest.approx(math.cos(turn), abs=1e-9)  # every turn is exactly `turn`
+    assert metrics.persistence_length_crw(1.0, d) == pytest.approx(1.0 / (1.0 - math.cos(turn)))
     lags = 100
     msd = whole.mean_squared_displacement(p, lags)
-    predicted = metrics.crw_msd(np.arange(lags + 1), 1.0, 1.0, c)
+    predicted = metrics.crw_msd(np.arange(lags + 1), 1.0, 1.0, d)
     np.testing.assert_allclose(msd[1:], predicted[1:], rtol=0.05)
     # Benhamou's sinuosity is the large-n limit of 2 / sqrt(MSD(n) / path length).
     n = 200
     direct = 2.0 / math.sqrt(whole.mean_squared_displacement(p, n)[n] / n)
-    assert metrics.sinuosity(1.0, 1.0, c) == pytest.approx(direct, rel=0.05)
+    assert metrics.sinuosity(1.0, 1.0, d) == pytest.approx(direct, rel=0.05)
     # And a slower-turning walk is straighter over the same number of steps.
     assert 0.0 < np.nanmean(metrics.straightness(p)) < 1.0
 

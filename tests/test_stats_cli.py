@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,32 +10,21 @@ from scene_support import REPO
 from scene_support import wander3d_cmd as wander3d
 
 from wander3d import load_scene
-from wander3d.analysis import METRICS_HELP
+from wander3d.analysis import METRICS_HELP, GroupStats
+from wander3d.analysis.report import METRIC_UNITS
 from wander3d.cli import main
 
 COMPARE = REPO / "scenes" / "compare.toml"
-GROUP_KEYS = {
-    "name",
-    "method",
-    "agents",
-    "mean_speed_units_per_s",
-    "mean_turn_rate_deg_per_s",
-    "twitchiness_deg_per_s2",
-    "about_turns_per_agent_per_min",
-    "persistence_s",
-    "persistence_is_lower_bound",
-    "coverage_fraction",
-    "wall_contact_fraction",
-    "mean_step_units",
-    "mean_cos_turn",
-    "persistence_length_units",
-    "msd_slope",
-    "crw_msd_slope",
-    "sinuosity_per_sqrt_unit",
-    "straightness",
-    "curves",
+# One spelling per metric: the GroupStats field, as in sweep tables and tune targets.
+GROUP_KEYS = {f.name for f in dataclasses.fields(GroupStats)} | {"curves"}
+CURVE_KEYS = {
+    "lags_s",
+    "msd_units2",
+    "crw_msd_units2",
+    "direction_acf",
+    "turn_angle_counts",
+    "lift_angle_counts",
 }
-CURVE_KEYS = {"lags_s", "msd_units2", "crw_msd_units2", "turn_angle_counts", "lift_angle_counts"}
 
 
 def run_main(args: list[str]) -> int:
@@ -55,9 +45,9 @@ def test_json_has_every_group_and_nothing_else_on_stdout():
     for g in doc["groups"]:
         assert set(g) == GROUP_KEYS
         assert g["agents"] == 60
-        assert 0.0 <= g["coverage_fraction"] <= 1.0
-        assert 0.0 <= g["wall_contact_fraction"] <= 1.0
-        assert g["mean_speed_units_per_s"] > 0
+        assert 0.0 <= g["coverage"] <= 1.0
+        assert 0.0 <= g["wall_contact"] <= 1.0
+        assert g["mean_speed"] > 0
         assert set(g["curves"]) == CURVE_KEYS
         curves = g["curves"]
         assert len(curves["msd_units2"]) == len(curves["lags_s"])
@@ -66,6 +56,9 @@ def test_json_has_every_group_and_nothing_else_on_stdout():
         # Every pair of consecutive steps (all of them move) has a turn and a lift angle.
         pairs = (doc["samples"] - 2) * g["agents"]
         assert sum(curves["turn_angle_counts"]) == sum(curves["lift_angle_counts"]) == pairs
+    # Every numeric metric has its unit beside the groups.
+    assert set(doc["units"]) == {k for k, v in doc["groups"][0].items() if isinstance(v, float)}
+    assert doc["units"] == METRIC_UNITS
     assert doc["sample_rate_hz"] == pytest.approx(10.0, rel=1e-3)
     assert doc["seconds"] == pytest.approx(3.0, rel=1e-3)
     assert doc["scene"] == scene.name
@@ -101,11 +94,11 @@ def test_table_and_plot(tmp_path, capsys):
     assert all(len(r) == 10 for r in rows)
     # The path measures follow after a blank line, in the same layout.
     assert lines[8] == ""
-    for header in ("cos turn", "persist len", "MSD slope", "sinuosity", "straightness"):
+    for header in ("cos turn", "persist CRW", "persist ACF", "MSD slope", "sinuos sym"):
         assert header in lines[9]
     rows = [line.split() for line in lines[11:]]
     assert [r[:2] for r in rows] == [[m, m] for m in methods]
-    assert all(len(r) == 10 for r in rows)
+    assert all(len(r) == 13 for r in rows)
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000
 

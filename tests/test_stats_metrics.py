@@ -12,7 +12,7 @@ import whole_array_metrics as whole
 from wander3d.analysis import metrics
 from wander3d.analysis.report import METRICS_HELP
 from wander3d.analysis.sampling import DEFAULT_SAMPLE_RATE, Samples, plan_samples
-from wander3d.analysis.stats import COVERAGE_CELLS, MAX_LAG_S, compute_stats
+from wander3d.analysis.stats import COVERAGE_CELLS, MAX_LAG_S, MIN_LAGS, compute_stats
 from wander3d.engine import GroupParams
 
 TS = 0.1  # sample interval (s) of the synthetic series
@@ -293,7 +293,8 @@ def test_compute_stats_per_group(monkeypatch):
     assert returners.about_turns == pytest.approx(1 / ((t - 1) * TS / 60))
     assert returners.wall_contact == 1.0
     assert len(curves[0].lags) == len(curves[0].axis_acf) == len(curves[0].heading_acf)
-    assert curves[0].lags[-1] == pytest.approx(min(MAX_LAG_S, (t - 1) // 2 * TS))
+    lags = min(max(MAX_LAG_S, MIN_LAGS * TS), (t - 1) // 2 * TS)
+    assert curves[0].lags[-1] == pytest.approx(lags)
     # Working through agents in chunks gives the same numbers as all at once.
     monkeypatch.setattr("wander3d.analysis.stats._CHUNK_AGENTS", 1)
     chunked, _ = compute_stats(samples, groups)
@@ -315,6 +316,6 @@ def test_the_help_text_states_the_constants_in_use():
     assert f"default {DEFAULT_SAMPLE_RATE:g} Hz" in METRICS_HELP
     assert f"more than {metrics.ABOUT_TURN_ANGLE_DEG:g} deg" in METRICS_HELP
     assert f"within {metrics.ABOUT_TURN_WINDOW_S:g} s" in METRICS_HELP
-    assert f"({MAX_LAG_S:g} s, or half the run)" in METRICS_HELP
+    assert f"({MAX_LAG_S:g} s or {MIN_LAGS} samples, at most half the run)" in METRICS_HELP
     assert f"{COVERAGE_CELLS} x {COVERAGE_CELLS} x {COVERAGE_CELLS}" in METRICS_HELP
     assert max(len(line) for line in METRICS_HELP.splitlines()) <= 92

@@ -97,8 +97,9 @@ def write_csv(path, rows: dict[str, list]) -> None:
 def test_uneven_2d_tracks_measure_as_the_circles_they_follow(tmp_path, capsys):
     path = tmp_path / "npcs.csv"
     rows = circles()
-    shuffled = np.random.default_rng(2).permutation(len(rows["t"]))  # any row order will do
-    write_csv(path, {k: [v[i] for i in shuffled] for k, v in rows.items()})
+    # Particles interleaved, as a tracker writes them frame by frame.
+    interleaved = np.argsort(rows["t"], kind="stable")
+    write_csv(path, {k: [v[i] for i in interleaved] for k, v in rows.items()})
     assert main(["stats", "--tracks", str(path), "--json", "--sample-rate", "10"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["tracks"] == 4 and doc["seed"] is None
@@ -107,10 +108,10 @@ def test_uneven_2d_tracks_measure_as_the_circles_they_follow(tmp_path, capsys):
     turn_per_sample = np.degrees(OMEGA * 0.1)
     for g in doc["groups"]:
         assert g["method"] == "tracks" and g["agents"] == 2
-        assert g["mean_speed_units_per_s"] == pytest.approx(SPEED, rel=0.01)
-        assert g["mean_turn_rate_deg_per_s"] == pytest.approx(np.degrees(OMEGA), rel=0.01)
+        assert g["mean_speed"] == pytest.approx(SPEED, rel=0.01)
+        assert g["mean_turn_rate"] == pytest.approx(np.degrees(OMEGA), rel=0.01)
         assert g["mean_cos_turn"] == pytest.approx(np.cos(OMEGA * 0.1), abs=1e-4)
-        assert g["wall_contact_fraction"] is None  # no enclosure known
+        assert g["wall_contact"] is None  # no enclosure known
         turns = np.array(g["curves"]["turn_angle_counts"])
         lifts = np.array(g["curves"]["lift_angle_counts"])
         # Every turn is a left turn of omega * Ts, every lift 0: each in the bin holding it.
@@ -135,16 +136,175 @@ def test_frames_with_dt_are_timed_tracks(tmp_path, capsys):
     assert {**by_frame, "scene": "", "source": ""} == {**by_time, "scene": "", "source": ""}
 
 
-def test_tracks_of_different_lengths_are_cut_to_the_shortest(tmp_path, capsys):
-    rows = circles(particles=2)
-    longer = circles(particles=1, seconds=30, seed=3)
-    longer["particle"] = ["late"] * len(longer["t"])
-    write_csv(tmp_path / "mixed.csv", {k: rows[k] + longer[k] for k in rows})
-    assert main(["stats", "--tracks", str(tmp_path / "mixed.csv")]) == 0
+def straight(particle, speed: float, seconds: float, heading_deg: float = 30.0) -> dict:
+    """A 2D track at constant speed along one heading, a fix every 0.1 s."""
+    t = np.arange(round(seconds * 10) + 1) * 0.1
+    a = np.radians(heading_deg)
+    return {
+        "particle": [particle] * len(t),
+        "t": list(t),
+        "x": list(speed * t * np.cos(a)),
+        "y": list(speed * t * np.sin(a)),
+    }
+
+
+def joined(*parts: dict) -> dict:
+    return {k: [v for part in parts for v in part[k]] for k in parts[0]}
+
+
+def test_tracks_of_different_lengths_are_measured_in_full(tmp_path, capsys):
+    write_csv(tmp_path / "mixed.csv", joined(straight("a", 2.0, 10.0), straight("b", 4.0, 30.0)))
+    assert main(["stats", "--tracks", str(tmp_path / "mixed.csv"), "--json"]) == 0
     captured = capsys.readouterr()
-    assert "all cut to the shortest" in captured.err
-    assert "straight lines" not in captured.err  # fixes come 20 to 40 times a second
-    assert "3 tracks, 11" in captured.out.splitlines()[0]
+    doc = json.loads(captured.out)
+    (g,) = doc["groups"]
+    # Every sample of both weighs alike: 101 at 2 units/s, 301 at 4.
+    assert g["mean_speed"] == pytest.approx((2.0 * 101 + 4.0 * 301) / 402, rel=1e-9)
+    assert g["mean_step"] == pytest.approx((0.2 * 100 + 0.4 * 300) / 400, rel=1e-9)
+    assert doc["track_counts"]["samples"] == 402 and doc["track_counts"]["gaps"] == 0
+    assert g["mean_turn_rate"] == 0.0 and g["twitchiness"] == 0.0
+    # The MSD pools every pair of samples of both tracks that are m apart (trackpy's emsd).
+    m = np.array([10, 50, 120])
+    pairs = {2.0: np.maximum(101 - m, 0), 4.0: 301 - m}
+    expected = sum(v * v * (m * 0.1) ** 2 * n for v, n in pairs.items()) / sum(pairs.values())
+    np.testing.assert_allclose(np.array(g["curves"]["msd_units2"])[m], expected, rtol=1e-9)
+    assert "measured 402 fixes in 2 tracks as 402 samples" in captured.err
+    assert main(["stats", "--tracks", str(tmp_path / "mixed.csv")]) == 0
+    assert "2 tracks of up to 30 s (40 s in all)" in capsys.readouterr().out.splitlines()[0]
+
+
+def with_missing_fixes(rows: dict, start: int, stop: int) -> dict:
+    """rows with the positions of fixes start..stop-1 empty, as a tracker writes a lost fix."""
+    out = {k: list(v) for k, v in rows.items()}
+    for k in range(start, stop):
+        out["x"][k] = out["y"][k] = None
+    return out
+
+
+def test_gaps_are_split_never_bridged(tmp_path, capsys):
+    rows = circles(particles=1, seconds=20)
+    n = len(rows["t"])
+    gapped = with_missing_fixes(rows, n // 3, n // 3 + 40)  # about 1.2 s without a fix
+    write_csv(tmp_path / "gapped.csv", gapped)
+    # The same fixes as two particles: what splitting at the gap must give.
+    keep = [k for k in range(n) if gapped["x"][k] is not None]
+    pieces = {k: [gapped[k][i] for i in keep] for k in gapped}
+    pieces["particle"] = ["one" if i < n // 3 else "two" for i in keep]
+    write_csv(tmp_path / "pieces.csv", pieces)
+    assert main(["stats", "--tracks", str(tmp_path / "gapped.csv"), "--json"]) == 0
+    captured = capsys.readouterr()
+    gapped_doc = json.loads(captured.out)
+    assert "40 missing (empty or NaN) left out; 1 gap over" in captured.err
+    counts = gapped_doc["track_counts"]
+    assert counts["missing"] == 40 and counts["gaps"] == 1 and counts["tracks"] == 2
+    assert counts["fixes_used"] == n - 40
+    assert main(["stats", "--tracks", str(tmp_path / "pieces.csv"), "--json"]) == 0
+    pieces_doc = json.loads(capsys.readouterr().out)
+    assert gapped_doc["groups"] == pieces_doc["groups"]
+    assert gapped_doc["groups"][0]["mean_turn_rate"] == pytest.approx(np.degrees(OMEGA), rel=0.02)
+    # A --max-gap longer than the gap bridges it, when asked to.
+    args = ["stats", "--tracks", str(tmp_path / "gapped.csv"), "--json", "--max-gap", "5"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["track_counts"]["gaps"] == 0
+
+
+def crw_2d(particles: int, steps: int, seed: int) -> list[np.ndarray]:
+    """2D correlated random walks of unit steps, of ragged lengths: (fixes, 2) each."""
+    rng = np.random.default_rng(seed)
+    walks = []
+    for k in range(particles):
+        turns = rng.normal(0.05, 0.3, size=steps - k * 37)  # biased left: a mean sine
+        heading = np.cumsum(turns) + rng.uniform(0, 2 * np.pi)
+        xy = np.cumsum(np.stack([np.cos(heading), np.sin(heading)], axis=1), axis=0)
+        walks.append(np.concatenate([[[0.0, 0.0]], xy]))
+    return walks
+
+
+def walks_csv(path, walks: list[np.ndarray], offset: float) -> None:
+    rows: dict[str, list] = {"particle": [], "t": [], "x": [], "y": []}
+    for k, xy in enumerate(walks):
+        rows["particle"] += [k] * len(xy)
+        rows["t"] += list(np.arange(len(xy)) * 0.1)
+        rows["x"] += list(xy[:, 0] + offset)
+        rows["y"] += list(xy[:, 1] - offset)
+    write_csv(path, rows)
+
+
+def test_measures_are_the_same_at_any_coordinate_offset_and_meet_the_closed_forms(tmp_path, capsys):
+    walks = crw_2d(5, 600, seed=4)
+    docs = []
+    for offset in (0.0, 1e7):
+        walks_csv(tmp_path / "w.csv", walks, offset)
+        assert main(["stats", "--tracks", str(tmp_path / "w.csv"), "--json"]) == 0
+        docs.append(json.loads(capsys.readouterr().out)["groups"][0])
+    for key, value in docs[0].items():
+        if isinstance(value, float):
+            assert docs[1][key] == pytest.approx(value, rel=1e-6, abs=1e-12), key
+    # Closed-form truth from the walks' own steps (unit length) and turns.
+    headings = [np.arctan2(*np.diff(xy, axis=0)[:, ::-1].T) for xy in walks]
+    turns = np.concatenate([np.diff(h) for h in headings])
+    g = docs[1]
+    assert g["mean_step"] == pytest.approx(1.0, rel=1e-9)
+    assert g["mean_cos_turn"] == pytest.approx(np.cos(turns).mean(), rel=1e-9)
+    assert g["mean_sin_turn"] == pytest.approx(np.sin(turns).mean(), rel=1e-9)
+    c, s_ = np.cos(turns).mean(), np.sin(turns).mean()
+    assert g["persistence_length_crw"] == pytest.approx(1.0 / (1.0 - c), rel=1e-9)
+    general = 2.0 / np.sqrt((1 - c * c - s_ * s_) / ((1 - c) ** 2 + s_ * s_))
+    assert g["sinuosity"] == pytest.approx(general, rel=1e-9)
+    assert g["sinuosity_symmetric"] == pytest.approx(2.0 / np.sqrt((1 + c) / (1 - c)), rel=1e-9)
+
+
+def test_a_straight_track_far_from_the_origin_is_ballistic_with_undefined_persistence(
+    tmp_path, capsys
+):
+    rows = straight("far", 3.0, 30.0, heading_deg=37.0)
+    rows["x"] = [x + 512_345.678 for x in rows["x"]]  # UTM-like metres
+    rows["y"] = [y + 5_234_567.891 for y in rows["y"]]
+    write_csv(tmp_path / "line.csv", rows)
+    assert main(["stats", "--tracks", str(tmp_path / "line.csv"), "--json"]) == 0
+    (g,) = json.loads(capsys.readouterr().out)["groups"]
+    assert g["crw_msd_slope"] == pytest.approx(2.0, abs=1e-6)
+    assert g["msd_slope"] == pytest.approx(2.0, abs=1e-6)
+    assert g["persistence_length_crw"] is None and g["sinuosity"] is None
+    assert g["persistence_length_acf_censored"] is True
+
+
+def test_common_column_spellings_and_explicit_columns(tmp_path, capsys):
+    rows = circles(particles=2)
+    write_csv(tmp_path / "plain.csv", rows)
+    spelled = {"TrackId": rows["particle"], "Time": rows["t"], "X": rows["x"], "Y": rows["y"]}
+    spelled["group"] = rows["group"]
+    write_csv(tmp_path / "spelled.csv", spelled)
+    odd = {"fish": rows["particle"], "when": rows["t"], "east": rows["x"], "north": rows["y"]}
+    odd["group"] = rows["group"]
+    write_csv(tmp_path / "odd.csv", odd)
+    assert main(["stats", "--tracks", str(tmp_path / "plain.csv"), "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)["groups"]
+    assert main(["stats", "--tracks", str(tmp_path / "spelled.csv"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["groups"] == plain
+    assert "wander3d: columns: particle=TrackId, t=Time, x=X, y=Y\n" in captured.err
+    mapping = "particle=fish,t=When,x=east,y=north"  # names ignore case
+    assert (
+        main(["stats", "--tracks", str(tmp_path / "odd.csv"), "--json", "--columns", mapping]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["groups"] == plain
+    assert main(["stats", "--tracks", str(tmp_path / "odd.csv")]) == 2
+    assert (
+        "no column 'particle' (its columns: fish, when, east, north, group); name it with "
+        "--columns" in capsys.readouterr().err
+    )
+    assert main(["stats", "--tracks", str(tmp_path / "odd.csv"), "--columns", "who=fish"]) == 2
+    assert "--columns 'who' is not a role" in capsys.readouterr().err
+
+
+def test_a_backwards_time_stamp_is_refused_naming_track_and_lines(tmp_path, capsys):
+    path = tmp_path / "back.csv"
+    path.write_text("particle,t,x,y\n1,0,0,0\n2,0,5,5\n1,0.2,1,0\n1,0.1,2,0\n1,0.3,3,0\n")
+    assert main(["stats", "--tracks", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "line 5: particle 1's t = 0.1 is earlier than t = 0.2 on line 4" in err
 
 
 @pytest.mark.parametrize(
@@ -157,7 +317,8 @@ def test_tracks_of_different_lengths_are_cut_to_the_shortest(tmp_path, capsys):
             "to time its 'frame' column, give the seconds per frame (dt) with --dt S",
         ),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,0,2\n1,0.2,abc,2\n", "line 4: x is 'abc', not a number"),
-        ("particle,t,x,y\n1,0,0,2\n1,0.1,,2\n", "line 3: x is empty"),
+        ("particle,t,x,y\n1,0,0,2\n1,,1,2\n", "line 3: t is empty"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,inf,2\n", "line 3: x is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n1,0.1,2,2\n", "particle 1 has two rows at t = 0.1"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n", "the metrics need at least 2 sample"),

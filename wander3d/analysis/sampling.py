@@ -40,10 +40,14 @@ class Samples:
     interval:      seconds between samples;
     times:         (T,) simulated seconds of each sample (the first is the start of the run);
     headings:      (T, N, 3) float32 unit headings;
-    positions:     (T, N, 3) float32 positions (units);
+    positions:     (T, N, 3) float32 positions (units; float64 for tracks read from files,
+                   whose coordinates can be large);
     speeds:        (T, N) float32 speeds (units/s);
     group_slices:  one slice of the N agents per group;
-    low, high:     (3,) enclosure corners (units); margin: its wall band (units).
+    low, high:     (3,) enclosure corners (units); margin: its wall band (units);
+    lengths:       (N,) samples each agent has, from the first: a track of ragged tracks
+                   ends at lengths[a] - 1 and its rows after that repeat its last sample
+                   (they are left out of every metric); None: all T.
     """
 
     interval: float
@@ -55,6 +59,7 @@ class Samples:
     low: Array
     high: Array
     margin: float
+    lengths: Array | None = None
 
     @property
     def count(self) -> int:

@@ -17,8 +17,10 @@ Array = np.ndarray
 
 #: Coverage divides the box into this many cells along each axis (COVERAGE_CELLS^3 in all).
 COVERAGE_CELLS = 16
-#: Autocorrelations are computed up to this lag (s), or half the run if that is shorter.
+#: Autocorrelations are computed up to this lag (s) or MIN_LAGS samples, whichever is longer
+#: (tracks with a fix a minute still get a curve), and at most half the run.
 MAX_LAG_S = 20.0
+MIN_LAGS = 20
 #: At most this many per-sample turn rates are kept per group for the distribution plot.
 _KEEP_TURN_RATES = 200_000
 #: Agents per chunk: bounds the float64 temporaries for very large groups (a few hundred MB
@@ -44,10 +46,17 @@ class GroupStats:
                        no enclosure is known, as for external tracks);
     mean_step:         mean distance between consecutive samples, units;
     mean_cos_turn:     mean cosine of the 3D turning angle between consecutive steps;
-    persistence_length: mean_step / (1 - mean_cos_turn), units;
+    mean_sin_turn:     mean sine of the horizontal turn angle (+ anticlockwise from above);
+    persistence_length_crw: mean_step / (1 - mean_cos_turn), units: a CRW's persistence
+                       length (NaN for a straight path);
+    persistence_length_acf: the path length over which the step-direction autocorrelation
+                       falls to 1/e, units: measured, for any path;
+    persistence_length_acf_censored: True if that autocorrelation stayed above 1/e up to the
+                       last lag, so `persistence_length_acf` is a lower bound;
     msd_slope:         log-log slope of the mean squared displacement against lag;
     crw_msd_slope:     the same slope of the correlated random walk's predicted MSD;
-    sinuosity:         Benhamou's (2004) sinuosity, units^-1/2;
+    sinuosity:         Benhamou's (2004) general sinuosity, with the mean sine, units^-1/2;
+    sinuosity_symmetric: the same assuming symmetric turns (mean sine 0), units^-1/2;
     straightness:      mean over agents of net displacement / path length, 0..1.
 
     Every field is a plain str, int, bool or float (NaN where undefined), so tools can iterate
@@ -67,10 +76,14 @@ class GroupStats:
     wall_contact: float
     mean_step: float
     mean_cos_turn: float
-    persistence_length: float
+    mean_sin_turn: float
+    persistence_length_crw: float
+    persistence_length_acf: float
+    persistence_length_acf_censored: bool
     msd_slope: float
     crw_msd_slope: float
     sinuosity: float
+    sinuosity_symmetric: float
     straightness: float
 
 
@@ -95,6 +108,7 @@ class GroupCurves:
     lags:          (L + 1,) s;
     heading_acf:   (L + 1,) mean h_k . h_{k+l} at each lag;
     axis_acf:      (L + 1,) mean u_k . u_{k+l} of the unit turning axis at each lag;
+    direction_acf: (L + 1,) mean d_k . d_{k+l} of the unit step direction at each lag;
     turn_rates:    (m,) a deterministic, evenly strided subset of the per-sample turn rates
                    (deg/s), at most a few hundred thousand, for the distribution;
     msd:           (L + 1,) mean squared displacement at each lag, units^2;
@@ -106,6 +120,7 @@ class GroupCurves:
     lags: Array
     heading_acf: Array
     axis_acf: Array
+    direction_acf: Array
     turn_rates: Array
     msd: Array
     crw_msd: Array
@@ -128,9 +143,10 @@ def working_bytes(samples: int, agents: int) -> int:
 
 
 def max_lag_samples(samples: Samples, max_lag_s: float = MAX_LAG_S) -> int:
-    """Lags (in samples) the autocorrelations go up to: max_lag_s, at most half the run."""
+    """Lags (in samples) the autocorrelations go up to: max_lag_s or MIN_LAGS samples,
+    whichever is longer, at most half the run."""
     half = (samples.count - 1) // 2
-    return max(1, min(round(max_lag_s / samples.interval), half))
+    return max(1, min(max(round(max_lag_s / samples.interval), MIN_LAGS), half))
 
 
 def group_stats(
@@ -144,102 +160,132 @@ def group_stats(
     `group`).
 
     Works through the group's agents in chunks, adding up each metric's sums, so that memory
-    stays bounded for groups of tens of thousands of agents. Coverage divides only the axes
-    along which the box has extent (2D tracks: cells^2 cells); wall contact is NaN when the
-    samples' margin is (no enclosure known).
+    stays bounded for groups of tens of thousands of agents. Ragged tracks (samples.lengths)
+    are measured in full: every sum runs over each agent's own samples, and the means divide
+    by the pooled counts. Coverage divides only the axes along which the box has extent (2D
+    tracks: cells^2 cells); wall contact is NaN when the samples' margin is (no enclosure
+    known).
     """
     sl = samples.group_slices[index]
     dt = samples.interval
     t = samples.count
     lags = max_lag_samples(samples, max_lag_s)
     n = sl.stop - sl.start
-    sums = {"speed": 0.0, "turn": 0.0, "acc": 0.0, "about": 0}
-    h_num = np.zeros(lags + 1)
-    h_den = np.zeros(lags + 1)
-    a_num = np.zeros(lags + 1)
-    a_den = np.zeros(lags + 1)
+    all_lengths = (
+        np.full(len(samples.speeds[0]), t, dtype=np.int64)
+        if samples.lengths is None
+        else np.asarray(samples.lengths, dtype=np.int64)
+    )
+    sums = {"speed": 0.0, "turn": 0.0, "acc": 0.0, "about": 0, "sin": 0.0, "versine": 0.0}
+    acf = {name: (np.zeros(lags + 1), np.zeros(lags + 1)) for name in ("h", "a", "d", "msd")}
     visited = np.zeros(cells**3, dtype=bool)
     in_band = 0
-    path = {"length": 0.0, "square": 0.0, "steps": 0, "cos": 0.0, "pairs": 0}
+    path = {"length": 0.0, "square": 0.0, "steps": 0, "pairs": 0, "turns": 0}
     straight = {"sum": 0.0, "agents": 0}
-    msd_num = np.zeros(lags + 1)
-    msd_den = np.zeros(lags + 1)
     turn_counts = np.zeros(metrics.ANGLE_BINS, dtype=np.int64)
     lift_counts = np.zeros(metrics.ANGLE_BINS, dtype=np.int64)
     kept: list[Array] = []
     stride = max(1, -(-(t - 1) * n // _KEEP_TURN_RATES))
+
+    def add(name: str, sums_pair: tuple[Array, Array]) -> None:
+        acf[name][0][:] += sums_pair[0]
+        acf[name][1][:] += sums_pair[1]
+
+    ragged = bool(np.any(all_lengths[sl] < t))
     for start in range(sl.start, sl.stop, _CHUNK_AGENTS):
         chunk = slice(start, min(start + _CHUNK_AGENTS, sl.stop))
+        length = all_lengths[chunk]
+        # valid[j][k, a]: sample k of agent a and the j samples after it are its own (all of
+        # them unless the tracks are ragged: then the masks are applied).
+        valid = [np.arange(t - j)[:, None] + j < length[None, :] for j in range(3)]
+        masks: list[Array | None] = list(valid) if ragged else [None, None, None]
         h = samples.headings[:, chunk].astype(np.float64)
-        p = samples.positions[:, chunk]
-        sums["speed"] += float(samples.speeds[:, chunk].astype(np.float64).sum())
-        rates = metrics.turn_rates_deg(h, dt)
+        p = samples.positions[:, chunk].astype(np.float64)
+        speeds = samples.speeds[:, chunk].astype(np.float64)
+        sums["speed"] += float(_own(speeds, masks[0]).sum())
+        turns = metrics.Turns.of(h)  # shared by the heading's measures below
+        rates = _own(metrics.turn_rates_deg(turns, dt), masks[1])
         sums["turn"] += float(rates.sum())
-        kept.append(rates.ravel()[::stride])
-        sums["acc"] += float(metrics.angular_accelerations_deg(h, dt).sum())
-        sums["about"] += int(metrics.about_turn_counts(h, dt).sum())
-        num, den = metrics.lagged_sums(h, np.ones(h.shape[:2], dtype=bool), lags)
-        h_num += num
-        h_den += den
-        axes, defined = metrics.turning_axes(h)
-        num, den = metrics.lagged_sums(axes, defined, lags)
-        a_num += num
-        a_den += den
-        visited[metrics.cell_indices(p, samples.low, samples.high, cells)] = True
-        in_band += int(metrics.in_wall_band(p, samples.low, samples.high, samples.margin).sum())
+        kept.append(rates[::stride])
+        sums["acc"] += float(_own(metrics.angular_accelerations_deg(turns, dt), masks[2]).sum())
+        # A track's rows after its end repeat its last heading: no about-turn starts there.
+        sums["about"] += int(metrics.about_turn_counts(h, dt, turns=turns).sum())
+        add("h", metrics.lagged_sums(h, valid[0], lags))
+        axes, defined = metrics.turning_axes(turns)
+        add("a", metrics.lagged_sums(axes, _mask(defined, masks[1]), lags))
+        inside = p[valid[0]] if ragged else p
+        visited[metrics.cell_indices(inside, samples.low, samples.high, cells)] = True
+        if math.isfinite(samples.margin):
+            band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
+            in_band += int(_own(band, masks[0]).sum())
+        directions, moved = metrics.step_directions(p)
+        add("d", metrics.lagged_sums(directions, _mask(moved, masks[1]), lags))
         s = metrics.steps(p)
-        step_length = np.sqrt(np.einsum("...i,...i->...", s, s))
+        step_length = _own(metrics.lengths(s), masks[1])
         path["length"] += float(step_length.sum())
-        path["square"] += float((step_length**2).sum())
+        path["square"] += float(np.dot(step_length, step_length))
         path["steps"] += step_length.size
-        cos, defined = metrics.step_turn_cosines(p)
-        path["cos"] += float(cos[defined].sum())
+        versines, defined = metrics.step_turn_versines(p)
+        defined = _mask(defined, masks[2])
+        sums["versine"] += float(versines[defined].sum())
         path["pairs"] += int(defined.sum())
-        ratio = metrics.straightness(p)
+        ratio = metrics.straightness(p)  # rows after a track's end repeat its last position
         straight["sum"] += float(np.nansum(ratio))
         straight["agents"] += int(np.isfinite(ratio).sum())
-        num, den = metrics.msd_sums(p, lags)
-        msd_num += num
-        msd_den += den
+        add("msd", metrics.msd_sums(p, lags, length))
         turn, lift, defined = metrics.horizontal_turn_and_lift(p)
+        defined = _mask(defined, masks[2])
+        sums["sin"] += float(np.sin(np.radians(turn[defined])).sum())
+        path["turns"] += int(defined.sum())
         turn_counts += metrics.angle_histogram(turn, defined)
         lift_counts += metrics.angle_histogram(lift, defined)
-    axis_acf = metrics.correlation_from_sums(a_num, a_den, lags)
+    lengths = all_lengths[sl]
+    axis_acf = metrics.correlation_from_sums(*acf["a"], lags)
     persistence, censored = metrics.decay_time(axis_acf, dt)
-    minutes = (t - 1) * dt / 60.0
+    minutes = float((lengths - 1).sum()) * dt / 60.0
     mean_step = path["length"] / path["steps"]
     mean_step_sq = path["square"] / path["steps"]
-    mean_cos = path["cos"] / path["pairs"] if path["pairs"] else math.nan
+    versine = sums["versine"] / path["pairs"] if path["pairs"] else math.nan
+    mean_sin = sums["sin"] / path["turns"] if path["turns"] else math.nan
     lag_times = np.arange(lags + 1) * dt
-    msd = msd_num / msd_den
-    crw = metrics.crw_msd(np.arange(lags + 1), mean_step, mean_step_sq, mean_cos)
+    msd = metrics.correlation_from_sums(*acf["msd"], lags)
+    crw = metrics.crw_msd(np.arange(lags + 1), mean_step, mean_step_sq, versine)
+    direction_acf = metrics.correlation_from_sums(*acf["d"], lags)
+    # The 1/e decay of the direction autocorrelation, in path length: lags times the step.
+    acf_length, acf_censored = metrics.decay_time(direction_acf, mean_step)
     # Only the axes along which the box has extent are divided (2D tracks: a square grid).
     dims = int(np.count_nonzero(np.asarray(samples.high) > np.asarray(samples.low)))
     name, method = _name_and_method(group)
+    intervals = float((lengths - 1).sum())
     stats = GroupStats(
         name=name,
         method=method,
         agents=n,
-        mean_speed=sums["speed"] / (t * n),
-        mean_turn_rate=sums["turn"] / ((t - 1) * n),
-        twitchiness=sums["acc"] / ((t - 2) * n) if t > 2 else 0.0,
-        about_turns=sums["about"] / (n * minutes),
+        mean_speed=sums["speed"] / float(lengths.sum()),
+        mean_turn_rate=sums["turn"] / intervals,
+        twitchiness=sums["acc"] / float((lengths - 2).sum()) if t > 2 else 0.0,
+        about_turns=sums["about"] / minutes,
         persistence=persistence,
         persistence_censored=censored,
         coverage=float(visited.sum() / cells**dims) if dims else math.nan,
-        wall_contact=in_band / (t * n) if math.isfinite(samples.margin) else math.nan,
+        wall_contact=in_band / float(lengths.sum()) if math.isfinite(samples.margin) else math.nan,
         mean_step=mean_step,
-        mean_cos_turn=float(mean_cos),
-        persistence_length=float(metrics.persistence_length(mean_step, mean_cos)),
+        mean_cos_turn=1.0 - versine,
+        mean_sin_turn=mean_sin,
+        persistence_length_crw=metrics.persistence_length_crw(mean_step, versine),
+        persistence_length_acf=acf_length,
+        persistence_length_acf_censored=acf_censored,
         msd_slope=metrics.log_log_slope(lag_times, msd),
         crw_msd_slope=metrics.log_log_slope(lag_times, crw),
-        sinuosity=metrics.sinuosity(mean_step, mean_step_sq, mean_cos),
+        sinuosity=metrics.sinuosity(mean_step, mean_step_sq, versine, mean_sin),
+        sinuosity_symmetric=metrics.sinuosity(mean_step, mean_step_sq, versine),
         straightness=straight["sum"] / straight["agents"] if straight["agents"] else math.nan,
     )
     curves = GroupCurves(
         lags=lag_times,
-        heading_acf=metrics.correlation_from_sums(h_num, h_den, lags),
+        heading_acf=metrics.correlation_from_sums(*acf["h"], lags),
         axis_acf=axis_acf,
+        direction_acf=direction_acf,
         turn_rates=np.concatenate(kept),
         msd=msd,
         crw_msd=crw,
@@ -247,6 +293,15 @@ def group_stats(
         lift_counts=lift_counts,
     )
     return stats, curves
+
+
+def _own(values: Array, valid: Array | None) -> Array:
+    """The values of the agents' own samples (all of them when valid is None), flat."""
+    return values.ravel() if valid is None else values[valid]
+
+
+def _mask(defined: Array, valid: Array | None) -> Array:
+    return defined if valid is None else defined & valid
 
 
 def compute_stats(

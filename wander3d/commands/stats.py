@@ -22,7 +22,13 @@ from wander3d.analysis.sampling import (
     sample_simulation,
 )
 from wander3d.analysis.stats import GroupLabel, compute_stats, working_bytes
-from wander3d.analysis.tracks import TracksError, read_tracks
+from wander3d.analysis.tracks import (
+    GAP_INTERVALS,
+    Tracks,
+    TracksError,
+    parse_columns,
+    read_tracks,
+)
 from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
@@ -52,10 +58,14 @@ DESCRIPTION = (
     + "\n\n"
     + textwrap.fill(
         "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
-        "NPC paths, animal tracks, or a file 'wander3d run' wrote): a .csv or .parquet with "
-        "columns particle, t (or frame and --dt), x, y and optionally z, vx, vy, vz and group. "
-        "Each track is resampled linearly to --sample-rate from its first fix; all are cut to the "
-        "shortest.",
+        "NPC paths, animal tracks, a tracker's or trackpy's output, a Movebank CSV export, or a "
+        "file 'wander3d run' wrote): a .csv or .parquet long table with a particle id, a time "
+        "(seconds or date-times; or frame and --fps/--dt), x, y and optionally z, vx, vy, vz and "
+        "group, in the usual spellings (id, track_id, TrackId; time, Time, timestamp; X, Y; "
+        "Movebank's location-long/location-lat, projected to metres), or as named by --columns. "
+        "Empty or NaN positions are missing fixes; tracks are split at gaps longer than "
+        "--max-gap; each piece is resampled linearly to --sample-rate from its first fix and "
+        "measured in full.",
         width=88,
     )
 )
@@ -70,11 +80,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tracks", metavar="FILE", help="measure the tracks in this .csv or .parquet instead"
     )
-    parser.add_argument(
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument(
         "--dt",
         type=positive_float,
         metavar="S",
         help="with --tracks: seconds per frame, for tracks timed by a 'frame' column",
+    )
+    timing.add_argument(
+        "--fps",
+        type=positive_float,
+        metavar="HZ",
+        help="with --tracks: frames per second, for tracks timed by a 'frame' column (trackpy)",
+    )
+    parser.add_argument(
+        "--columns",
+        metavar="ROLE=NAME,...",
+        help="with --tracks: which column is which, e.g. particle=TrackId,t=Time,x=X,y=Y "
+        "(roles: particle, t, frame, x, y, z, vx, vy, vz, group; others found by their usual "
+        "spellings)",
+    )
+    parser.add_argument(
+        "--max-gap",
+        type=positive_float,
+        metavar="S",
+        help=f"with --tracks: split a track where fixes are more than S seconds apart "
+        f"(default: {GAP_INTERVALS:g} sample or fix intervals, whichever is longer)",
     )
     parser.add_argument(
         "--seconds",
@@ -126,8 +157,9 @@ def main(args: argparse.Namespace) -> int:
         return _measure_tracks(args)
     if args.scene is None:
         raise CliError("give a SCENE to measure, or --tracks FILE")
-    if args.dt is not None:
-        raise CliError("--dt applies to --tracks only")
+    for option in ("dt", "fps", "columns", "max_gap"):
+        if getattr(args, option) is not None:
+            raise CliError(f"--{option.replace('_', '-')} applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
     check_fits(scene)
@@ -200,18 +232,19 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         try:
-            tracks = read_tracks(path, args.sample_rate, args.dt)
+            columns = parse_columns(args.columns) if args.columns is not None else None
         except TracksError as e:
-            with_dt = " with --dt S" if e.missing == "dt" else ""
-            raise CliError(f"--tracks {e}{with_dt}") from None
+            raise CliError(f"--columns {e}") from None
+        dt = 1.0 / args.fps if args.fps is not None else args.dt
+        try:
+            tracks = read_tracks(path, args.sample_rate, dt, columns=columns, max_gap=args.max_gap)
+        except TracksError as e:
+            hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
+            raise CliError(f"--tracks {e}{hint.get(e.missing or '', '')}") from None
         except ExportError as e:
             raise CliError(f"--tracks {e}") from None
-        if tracks.cut:
-            print(
-                f"wander3d: tracks of different lengths: all cut to the shortest, "
-                f"{tracks.plan.seconds:g} s",
-                file=sys.stderr,
-            )
+        for line in tracks_notes(tracks):
+            print(f"wander3d: {line}", file=sys.stderr)
         if tracks.fix_interval > 1.5 * tracks.plan.interval:
             print(
                 f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
@@ -229,11 +262,35 @@ def _measure_tracks(args: argparse.Namespace) -> int:
             dt=record.dt if record else None,
             plan=tracks.plan,
             tracks=None if record else tracks.samples.headings.shape[1],
+            counts=tracks.counts,
         )
         if plot_file is not None:
             colors = _track_colors(record, path, [g.name for g in tracks.groups])
             _plot(plot_file, report, colors)
     return _print(report, args.json, plot_path)
+
+
+def tracks_notes(tracks: Tracks) -> list[str]:
+    """What reading the tracks did, one line each: columns found by other names, a
+    projection, and always the fixes, gaps and samples measured."""
+    notes = []
+    if tracks.columns:
+        notes.append("columns: " + ", ".join(f"{role}={name}" for role, name in tracks.columns))
+    if tracks.projection is not None:
+        notes.append(tracks.projection)
+    c = tracks.counts
+    parts = [f"{c.fixes:,} fixes read"]
+    if c.missing:
+        parts.append(f"{c.missing:,} missing (empty or NaN) left out")
+    parts.append(f"{c.gaps:,} gap{'s' if c.gaps != 1 else ''} over {c.max_gap:.3g} s split")
+    if c.short:
+        parts.append(f"{c.short:,} piece{'s' if c.short != 1 else ''} too short left out")
+    parts.append(
+        f"measured {c.fixes_used:,} fixes in {c.tracks:,} track{'s' if c.tracks != 1 else ''} "
+        f"as {c.samples:,} samples"
+    )
+    notes.append("; ".join(parts))
+    return notes
 
 
 def _track_colors(record: Provenance | None, path: Path, names: Sequence[str]) -> list[str]:

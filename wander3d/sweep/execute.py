@@ -66,6 +66,25 @@ def prepare_worker() -> float:
     return compile_kernel()
 
 
+def _worker_environ() -> dict[str, Any]:
+    """The environment Dask sets in its worker processes before they start, less
+    MALLOC_TRIM_THRESHOLD_.
+
+    Dask sets that so that freed memory goes back to the system at once; but fixing glibc's
+    trim threshold also fixes its mmap threshold at 128 KiB, so every numpy temporary of a
+    cell's metrics (a few MB each) is mapped and unmapped afresh, and its pages faulted in
+    again: a cell took 1.7 times as long as in a plain process, its metrics 2.7 times
+    (docs/performance.md, "Sweeps"). Cells are short and their memory is freed when they
+    end, so glibc's own adaptive thresholds suit them. Only the embedded cluster is ours to
+    configure: a remote one (--scheduler) keeps its own settings.
+    """
+    import dask
+
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    return environ
+
+
 @contextlib.contextmanager
 def open_client(
     workers: int | None = None, scheduler: str | None = None, processes: bool = True
@@ -77,6 +96,7 @@ def open_client(
     Raises SchedulerError if the scheduler cannot be reached or has no workers, ClusterError
     if the workers lack wander3d.
     """
+    import dask
     from dask.distributed import Client, LocalCluster
 
     cluster = None
@@ -87,13 +107,14 @@ def open_client(
             except (OSError, TimeoutError, ValueError) as e:
                 raise SchedulerError(scheduler, f"cannot connect: {e}") from None
         else:
-            cluster = LocalCluster(
-                n_workers=workers or default_workers(),
-                threads_per_worker=1,
-                processes=processes,
-                dashboard_address=":0",  # no fixed port: a second cluster would warn
-                silence_logs=logging.ERROR,
-            )
+            with dask.config.set({"distributed.nanny.pre-spawn-environ": _worker_environ()}):
+                cluster = LocalCluster(
+                    n_workers=workers or default_workers(),
+                    threads_per_worker=1,
+                    processes=processes,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             client = Client(cluster)
     except BaseException:
         if cluster is not None:
@@ -127,9 +148,13 @@ def run_tasks(
     tasks: Iterable[tuple[str, Scene]],
     seconds: float,
     sample_rate: float,
-    on_result: Callable[[str, list[GroupStats]], None],
+    on_result: Callable[[str, Any], None],
+    task: Callable[[Scene, float, float], Any] = measure,
 ) -> None:
     """Measure each (key, scene) on the cluster; call on_result(key, stats) as each finishes.
+
+    task(scene, seconds, sample_rate) is what runs on a worker (default `measure`: the stats
+    per group); on_result gets what it returns.
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
     (after the results that finished before it were handed over); ClusterError if the
@@ -143,7 +168,7 @@ def run_tasks(
     token = uuid.uuid4().hex[:8]
     futures = {
         client.submit(
-            measure, scene, seconds, sample_rate, key=f"wander3d-{key}-{token}", pure=False
+            task, scene, seconds, sample_rate, key=f"wander3d-{key}-{token}", pure=False
         ): key
         for key, scene in tasks
     }

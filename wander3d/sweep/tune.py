@@ -16,16 +16,19 @@ beside what the search saw.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from wander3d.analysis import GroupStats
 from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
-from . import execute
+from . import execute, like
 from .keys import KeyPath, KeyPathError, parse_key_path
 
 #: Trials proposed and run together: enough to keep a few workers busy.
@@ -56,7 +59,8 @@ class Knob:
 class TuneResult:
     """The best trial: values per knob name, the targets, the achieved metric per target and
     its relative error, trials run, and the full tuned scene (the original scene with only the
-    knobs changed)."""
+    knobs changed); with a profile to match (`tune --like`), the best trial's profile (turn
+    counts summed and MSD averaged over its seeds)."""
 
     values: dict[str, float]
     targets: dict[str, float]
@@ -69,6 +73,7 @@ class TuneResult:
     checked: dict[str, float] = dataclasses.field(default_factory=dict)
     checked_errors: dict[str, float] = dataclasses.field(default_factory=dict)
     checked_agents: int = 0
+    profile: like.Profile | None = None
 
 
 def metric_names() -> list[str]:
@@ -82,13 +87,30 @@ def metric_names() -> list[str]:
 
 
 def metric_name(name: str) -> str:
-    """A target's metric: a GroupStats field, or its name without "mean_" (turn_rate)."""
+    """A target's metric: a GroupStats field (the name `stats --json` and sweep tables use),
+    that name without "mean_" (turn_rate), or a name `stats --json` used before (OLD_NAMES)."""
     names = metric_names()
-    for candidate in (name, f"mean_{name}"):
+    for candidate in (name, f"mean_{name}", OLD_NAMES.get(name, "")):
         if candidate in names:
             return candidate
-    short = [n.removeprefix("mean_") for n in names]
-    raise TuneError(f"unknown metric {name!r}: one of {', '.join(short)}")
+    raise TuneError(f"unknown metric {name!r}: one of {', '.join(names)}")
+
+
+#: The names `stats --json` gave the metrics before they were spelled as GroupStats fields
+#: everywhere; still accepted as --target names.
+OLD_NAMES = {
+    "mean_speed_units_per_s": "mean_speed",
+    "mean_turn_rate_deg_per_s": "mean_turn_rate",
+    "twitchiness_deg_per_s2": "twitchiness",
+    "about_turns_per_agent_per_min": "about_turns",
+    "persistence_s": "persistence",
+    "coverage_fraction": "coverage",
+    "wall_contact_fraction": "wall_contact",
+    "mean_step_units": "mean_step",
+    "persistence_length": "persistence_length_crw",
+    "persistence_length_units": "persistence_length_crw",
+    "sinuosity_per_sqrt_unit": "sinuosity_symmetric",
+}
 
 
 def group_index(scene: Scene, name: str) -> int:
@@ -171,14 +193,19 @@ def tune(
     trials: int = 64,
     tolerance: float = 0.05,
     seed: int = 0,
+    profile: like.Profile | None = None,
+    from_positions: bool = False,
     on_batch: Callable[[int, dict[str, float]], None] | None = None,
     check: bool = True,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
 
-    on_batch(trials_done, best_errors) is called after each batch. Returns the best trial,
-    with `check`, measured again with `seeds` new seeds at the group's own agent count.
+    With a `profile` (recorded tracks'), the target like.TURN_DISTANCE is the distance of the
+    group's turn-angle distribution (its seeds' pooled) from the profile's; from_positions:
+    the group's headings are taken from its positions, as the tracks' were. on_batch(
+    trials_done, best_errors) is called after each batch. Returns the best trial, with
+    `check`, measured again with `seeds` new seeds at the group's own agent count.
     """
     import optuna
 
@@ -189,7 +216,15 @@ def tune(
     sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True)
     study = optuna.create_study(sampler=sampler)
     study.enqueue_trial({k.name: k.start for k in knobs})
-    best = (math.inf, {k.name: k.start for k in knobs}, {m: math.nan for m in targets})
+    best: tuple[float, dict[str, float], dict[str, float], like.Profile | None] = (
+        math.inf,
+        {k.name: k.start for k in knobs},
+        {m: math.nan for m in targets},
+        None,
+    )
+    task: Callable[[Scene, float, float], Any] = execute.measure
+    if profile is not None:
+        task = functools.partial(like.measure_profile, from_positions=from_positions)
     done = 0
     while done < trials:
         batch = [study.ask() for _ in range(min(BATCH, trials - done))]
@@ -202,38 +237,33 @@ def tune(
             trial_scene = apply(measured, local, v)
             for s in range(seeds):
                 tasks.append((f"trial{t.number}-seed{s}", trial_scene.replace(seed=scene.seed + s)))
-        stats: dict[str, list[GroupStats]] = {}
-        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__)
+        results: dict[str, list[Any]] = {}
+        execute.run_tasks(client, tasks, seconds, sample_rate, results.__setitem__, task)
         for t, v in zip(batch, values, strict=True):
-            achieved = {
-                m: sum(getattr(stats[f"trial{t.number}-seed{s}"][0], m) for s in range(seeds))
-                / seeds
-                for m in targets
-            }
+            runs = [results[f"trial{t.number}-seed{s}"][0] for s in range(seeds)]
+            achieved, fitted = _achieved(runs, targets, profile)
             errors = {m: _relative_error(achieved[m], goal) for m, goal in targets.items()}
             loss = sum(e * e for e in errors.values())
+            loss = loss if math.isfinite(loss) else 1e12
             study.tell(t, loss)
             if loss < best[0]:
-                best = (loss, v, achieved)
+                best = (loss, v, achieved, fitted)
         done += len(batch)
         best_errors = {m: _relative_error(best[2][m], g) for m, g in targets.items()}
         if on_batch is not None:
             on_batch(done, best_errors)
         if max(best_errors.values()) <= tolerance:
             break
-    _, values_best, achieved = best
+    _, values_best, achieved, fitted = best
     tuned = apply(scene, knobs, values_best)
     checked: dict[str, float] = {}
     if check:
         # New seeds (after the search's), the group's own count: what the scene will show.
         own = tuning_scene(tuned, index, None)
         tasks = [(f"check-seed{s}", own.replace(seed=scene.seed + seeds + s)) for s in range(seeds)]
-        stats = {}
-        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__)
-        checked = {
-            m: sum(getattr(stats[f"check-seed{s}"][0], m) for s in range(seeds)) / seeds
-            for m in targets
-        }
+        stats: dict[str, list[Any]] = {}
+        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__, task)
+        checked, _ = _achieved([stats[f"check-seed{s}"][0] for s in range(seeds)], targets, profile)
     return TuneResult(
         values=values_best,
         targets=dict(targets),
@@ -244,12 +274,34 @@ def tune(
         checked=checked,
         checked_errors={m: _relative_error(checked[m], g) for m, g in targets.items() if checked},
         checked_agents=tuned.groups[index].count if check else 0,
+        profile=fitted,
     )
 
 
+def _achieved(
+    runs: Sequence[Any], targets: Mapping[str, float], profile: like.Profile | None
+) -> tuple[dict[str, float], like.Profile | None]:
+    """Each target's metric, the mean over the runs of one trial (GroupStats each, or
+    (GroupStats, Profile) with a profile), and the runs' pooled profile."""
+    if profile is None:
+        return {m: sum(getattr(r, m) for r in runs) / len(runs) for m in targets}, None
+    stats = [r[0] for r in runs]
+    counts = np.sum([r[1].turn_counts for r in runs], axis=0)
+    fitted = like.Profile(counts, runs[0][1].lags, np.mean([r[1].msd for r in runs], axis=0))
+    achieved = {
+        m: like.turn_distance(counts, profile.turn_counts)
+        if m == like.TURN_DISTANCE
+        else sum(getattr(s, m) for s in stats) / len(stats)
+        for m in targets
+    }
+    return achieved, fitted
+
+
 def _relative_error(achieved: float, target: float) -> float:
-    """|achieved - target| / |target| (absolute error for a zero target)."""
-    return abs(achieved - target) / (abs(target) or 1.0)
+    """|achieved - target| / |target| (absolute error for a zero target; infinite for an
+    undefined achieved value, so that it never counts as met)."""
+    error = abs(achieved - target) / (abs(target) or 1.0)
+    return error if math.isfinite(error) else math.inf
 
 
 def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: str) -> str:

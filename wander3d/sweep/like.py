@@ -1,0 +1,168 @@
+"""`wander3d tune --like TRACKS`: the targets a group must meet to move like recorded tracks.
+
+The tracks are measured as `wander3d stats --tracks` measures them (all of a file's tracks
+pooled as one group), at the sample rate the fit measures its trials at. The targets are their
+own measures, LIKE_METRICS, and the distance between their turn-angle distribution and the
+group's (`turn_distance`, target 0). Measures the tracks leave undefined (a persistence of n/a:
+no turning; a lower bound) are not targeted, and the reason is kept for the report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+
+from wander3d.analysis import GroupStats, compute_stats, sample_spec
+from wander3d.analysis.stats import GroupCurves, GroupLabel
+from wander3d.analysis.tracks import Tracks, headings_from_positions
+from wander3d.scene import Scene, check_fits
+
+Array = np.ndarray
+
+#: The scalar measures a fit to tracks targets (GroupStats fields).
+LIKE_METRICS = ("mean_speed", "mean_turn_rate", "twitchiness", "persistence", "msd_slope")
+#: The target name of the turn-angle distribution's distance (see `turn_distance`).
+TURN_DISTANCE = "turn_angles"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a fit compares besides the scalar measures, and what `--plot` draws.
+
+    turn_counts: (ANGLE_BINS,) step pairs per horizontal turn-angle bin (edges from -180 to
+    180 deg); lags: (L + 1,) s; msd: (L + 1,) mean squared displacement, units^2.
+    """
+
+    turn_counts: Array
+    lags: Array
+    msd: Array
+
+    @staticmethod
+    def of(curves: GroupCurves) -> Profile:
+        return Profile(curves.turn_counts, curves.lags, curves.msd)
+
+
+@dataclass(frozen=True)
+class TrackTargets:
+    """The targets taken from tracks: metric -> value (TURN_DISTANCE -> 0), the tracks'
+    profile, the measures not targeted (metric -> why), the tracks' full stats, and whether
+    their headings came from positions (then the trials' must too: `measure_profile`)."""
+
+    targets: dict[str, float]
+    profile: Profile
+    skipped: dict[str, str]
+    stats: GroupStats
+    from_positions: bool
+
+
+def turn_distance(counts: Array, reference: Array) -> float:
+    """How far a turn-angle distribution is from the reference one, relative to its spread.
+
+    Both are histograms over equal bins from -180 to 180 deg. The distance is the first
+    Wasserstein (earth mover's) distance between the two, sum |F - F_ref| * bin width (deg),
+    divided by the reference's mean |turn angle| (deg): 0 for the same distribution, about
+    0.1 when the typical turn is 10% off. NaN if either histogram is empty.
+    """
+    a = np.asarray(counts, dtype=np.float64)
+    b = np.asarray(reference, dtype=np.float64)
+    if a.sum() <= 0 or b.sum() <= 0:
+        return math.nan
+    width = 360.0 / len(b)
+    centres = -180.0 + width * (np.arange(len(b)) + 0.5)
+    spread = float((np.abs(centres) * b).sum() / b.sum())
+    gap = np.abs(np.cumsum(a / a.sum()) - np.cumsum(b / b.sum())).sum() * width
+    return float(gap / max(spread, width / 2))
+
+
+def pooled(tracks: Tracks) -> Tracks:
+    """The tracks as one group (a fit has one group to match), labelled by the first."""
+    n = tracks.samples.headings.shape[1]
+    samples = dataclasses.replace(tracks.samples, group_slices=(slice(0, n),))
+    label = GroupLabel(tracks.groups[0].name, tracks.groups[0].method)
+    return dataclasses.replace(tracks, samples=samples, groups=(label,))
+
+
+def track_targets(tracks: Tracks) -> TrackTargets:
+    """The targets for a group to move like `tracks` (pooled into one group)."""
+    one = pooled(tracks)
+    (stats,), (curves,) = compute_stats(one.samples, one.groups)
+    targets: dict[str, float] = {}
+    skipped: dict[str, str] = {}
+    for metric in LIKE_METRICS:
+        value = float(getattr(stats, metric))
+        if not math.isfinite(value):
+            skipped[metric] = "n/a in the tracks"
+        elif metric == "persistence" and stats.persistence_censored:
+            skipped[metric] = f"only a lower bound in the tracks (> {value:.3g} s)"
+        else:
+            targets[metric] = value
+    targets[TURN_DISTANCE] = 0.0
+    return TrackTargets(targets, Profile.of(curves), skipped, stats, not tracks.velocities)
+
+
+def measure_profile(
+    scene: Scene, seconds: float, sample_rate: float, from_positions: bool = False
+) -> list[Any]:
+    """`execute.measure` with each group's profile: [(GroupStats, Profile)] per group. With
+    from_positions, headings and speeds come from the sampled positions, as for tracks
+    without velocities (`headings_from_positions`)."""
+    check_fits(scene)
+    samples = sample_spec(scene.run_spec, seconds, sample_rate, threads=1)
+    if from_positions:
+        samples = headings_from_positions(samples)
+    stats, curves = compute_stats(samples, scene.groups)
+    return [(s, Profile.of(c)) for s, c in zip(stats, curves, strict=True)]
+
+
+def write_plot(out: IO[bytes], tracks: Profile, fitted: Profile, label: str) -> None:
+    """Side by side: the tracks' and the fitted group's turn-angle distributions (probability
+    per degree against degrees) and MSD curves (units^2 against s, log-log), as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    turns, msd = fig.subplots(1, 2)
+    for profile, name, style in ((tracks, "tracks", "-"), (fitted, label, "--")):
+        counts = np.asarray(profile.turn_counts, dtype=np.float64)
+        width = 360.0 / len(counts)
+        centres = -180.0 + width * (np.arange(len(counts)) + 0.5)
+        density = counts / max(counts.sum(), 1.0) / width
+        turns.plot(centres, density, style, label=name)
+        ok = (profile.lags > 0) & np.isfinite(profile.msd) & (profile.msd > 0)
+        msd.loglog(profile.lags[ok], profile.msd[ok], style, label=name)
+    # Most turns between samples are small: show the range that holds nearly all of them.
+    counts = np.asarray(tracks.turn_counts, dtype=np.float64)
+    edges = np.linspace(-180.0, 180.0, len(counts) + 1)
+    cumulative = np.cumsum(counts) / max(counts.sum(), 1.0)
+    low = edges[int(np.searchsorted(cumulative, 0.005))]
+    high = edges[min(int(np.searchsorted(cumulative, 0.995)) + 1, len(counts))]
+    reach = max(abs(low), abs(high), 2.0)
+    turns.set_xlim(-reach, reach)
+    turns.set_xlabel("turn angle between steps (deg)")
+    turns.set_ylabel("probability density (1/deg)")
+    turns.set_title("turn-angle distribution")
+    msd.set_xlabel("lag (s)")
+    msd.set_ylabel("mean squared displacement (units²)")
+    msd.set_title("MSD")
+    for ax in (turns, msd):
+        ax.legend()
+    fig.savefig(out, format="png", dpi=100)
+
+
+__all__ = [
+    "LIKE_METRICS",
+    "TURN_DISTANCE",
+    "Profile",
+    "TrackTargets",
+    "measure_profile",
+    "pooled",
+    "track_targets",
+    "turn_distance",
+    "write_plot",
+]
