@@ -112,7 +112,10 @@ def open_client(
                     n_workers=workers or default_workers(),
                     threads_per_worker=1,
                     processes=processes,
+                    # No dashboard, and the scheduler's HTTP server (health checks) on a free
+                    # port: a fixed one made a second cluster on the machine warn.
                     dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.ERROR,
                 )
             client = Client(cluster)
