@@ -16,7 +16,9 @@ from importlib import resources
 from .plan import PortError, PortPlan
 
 #: --lang value -> the subpackage that defines it.
-LANGUAGES: dict[str, str] = {}
+LANGUAGES: dict[str, str] = {
+    "csharp": "wander3d.port.csharp",
+}
 
 BEGIN_MARK = "BEGIN SCENE"
 END_MARK = "END SCENE"
