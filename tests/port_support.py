@@ -46,13 +46,13 @@ def _group(name: str, method: str, steering: str, vertical: float, **keys: float
 def _every_method(header: str, vertical: float, **keys: float) -> str:
     groups = [(m, s) for m in _METHODS for s in ("force", "desired")]
     return header + "".join(
-        _group(f'{m} "{s}", {vertical}', m, s, vertical, **keys) for m, s in groups
+        _group(f'{m} "{s}", vertical {vertical} (≤ 1)', m, s, vertical, **keys) for m, s in groups
     )
 
 
 #: Scenes the tests write: every method x steering mode (vertical 0.35, and 0: level), heavy
 #: agents in a small box (they reach the walls and are reflected), dt 1/30 and 1/120. Group
-#: names hold a quote and a comma, which the CSV quotes.
+#: names hold a quote and a comma, which the CSV quotes, and a character beyond ASCII.
 WRITTEN = {
     "methods": _every_method("[scene]\nseed = 11\n", 0.35),
     "level": _every_method("[scene]\nseed = 12\n", 0.0),
@@ -106,11 +106,20 @@ def reference(port: Path, seconds: float, rate: float) -> bytes:
     return out.read_bytes()
 
 
-def run(command: list[str], cwd: Path, timeout: float = 600) -> bytes:
-    """A toolchain command's stdout; its stderr in the failure when it fails."""
-    done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=timeout, check=False)
+def conformance(lang: str, port: Path, seconds: object, rate: object, cwd: Path) -> bytes:
+    """The port README's conformance command, run as a user types it (in a shell, from
+    another folder than the port's); the out.csv it writes. Its stderr in the failure."""
+    command = (
+        language(lang)
+        .conformance.replace("DIR", str(port))
+        .replace("SECONDS", str(seconds))
+        .replace("SAMPLE_RATE", str(rate))
+    )
+    done = subprocess.run(
+        command, shell=True, cwd=cwd, capture_output=True, timeout=600, check=False
+    )
     assert done.returncode == 0, done.stderr.decode(errors="replace")
-    return done.stdout
+    return (cwd / "out.csv").read_bytes()
 
 
 def assert_same_csv(ours: bytes, engine: bytes) -> None:

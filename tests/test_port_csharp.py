@@ -6,8 +6,6 @@ write (every method x steering mode, level and flattened agents, heavy agents at
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 from port_support import (
     BUNDLED,
@@ -16,6 +14,7 @@ from port_support import (
     SECONDS,
     WRITTEN,
     assert_same_csv,
+    conformance,
     need,
     reference,
     reflected,
@@ -23,41 +22,25 @@ from port_support import (
     write_port_of,
 )
 
-from wander3d.port import language
-
-LANG = language("csharp")
-
-
-def conformance(port, seconds, rate, cwd):
-    """The README's conformance command, as a user types it (from another folder)."""
-    command = (
-        LANG.conformance.replace("DIR", str(port))
-        .replace("SECONDS", str(seconds))
-        .replace("SAMPLE_RATE", str(rate))
-    )
-    done = subprocess.run(
-        command, shell=True, cwd=cwd, capture_output=True, timeout=600, check=False
-    )
-    assert done.returncode == 0, done.stderr.decode(errors="replace")
-    return (cwd / "out.csv").read_bytes()
+TOOLS = ("mcs", "mono")
 
 
 @pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN])
 def test_the_csharp_port_repeats_wander3d_run(tmp_path, name):
-    need("mcs", "mono")
+    need(*TOOLS)
     port = write_port_of(scene_file(tmp_path, name), "csharp", tmp_path / "port")
     rate = SAMPLE_RATES.get(name, SAMPLE_RATE)
-    ours = conformance(port, SECONDS, rate, tmp_path)
+    ours = conformance("csharp", port, SECONDS, rate, tmp_path)
     assert_same_csv(ours, reference(port, SECONDS, rate))
+
+
+def test_the_csharp_driver_refuses_bad_arguments(tmp_path):
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "default"), "csharp", tmp_path / "port")
+    with pytest.raises(AssertionError, match=r"usage: mono conformance\.exe SECONDS SAMPLE_RATE"):
+        conformance("csharp", port, "-1", "x", tmp_path)
 
 
 def test_the_heavy_agents_reach_the_walls(tmp_path):
     # Else the wall-reflection path would go unchecked by the scene named for it.
     assert reflected(scene_file(tmp_path, "heavy-walls"), SECONDS) > 0
-
-
-def test_the_driver_refuses_bad_arguments(tmp_path):
-    need("mcs", "mono")
-    port = write_port_of(scene_file(tmp_path, "default"), "csharp", tmp_path / "port")
-    with pytest.raises(AssertionError, match=r"usage: mono conformance\.exe SECONDS SAMPLE_RATE"):
-        conformance(port, "-1", "x", tmp_path)

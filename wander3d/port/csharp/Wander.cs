@@ -109,7 +109,7 @@ namespace Wander3d
                             MaxForce = 60.0, // mass*units/s^2: limit on the steering force
                             Mass = 1.0, // acceleration = force / mass
                             InitialSpeed = 20.0, // units/s, for agents spawned by the port
-                            Distance = 30.0, // units: the wander sphere's centre ahead
+                            Distance = 30.0, // units: the wander sphere's centre ahead of the agent
                             Radius = 12.0, // units: the wander sphere's radius
                             Jitter = 10.0, // units/sqrt(s): sphere's random displacement
                             Rate = 0.8, // rad/sqrt(s): angle's random walk of yaw and pitch
@@ -877,19 +877,18 @@ namespace Wander3d
             Array.Copy(scene.BoxMax, High, 3);
             Margin = scene.Margin;
             Groups = new Group[scene.Groups.Length];
-            int first = 0;
+            int n = 0;
             for (int g = 0; g < Groups.Length; g++)
             {
                 GroupSpec spec = scene.Groups[g];
-                Groups[g] = new Group(spec.Name, first, spec.Count, spec.Params.Clone());
-                first += spec.Count;
+                Groups[g] = new Group(spec.Name, n, spec.Count, spec.Params.Clone());
+                n += spec.Count;
             }
-            int n = first;
             Count = n;
             GroupOf = new int[n];
-            foreach (Group g in Groups)
-                for (int i = g.First; i < g.First + g.Count; i++)
-                    GroupOf[i] = Array.IndexOf(Groups, g);
+            for (int g = 0; g < Groups.Length; g++)
+                for (int i = Groups[g].First; i < Groups[g].First + Groups[g].Count; i++)
+                    GroupOf[i] = g;
             Position = new double[3 * n];
             Previous = new double[3 * n];
             Velocity = new double[3 * n];

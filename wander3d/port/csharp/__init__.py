@@ -44,8 +44,19 @@ _COMMENTS = {
 
 
 def _string(text: str) -> str:
-    """A C# string literal of `text` (a verbatim literal: only `"` needs doubling)."""
-    return '@"' + text.replace('"', '""') + '"'
+    """A C# string literal of `text` (\\uXXXX escapes beyond printable ASCII, so any compiler's
+    source encoding reads it alike)."""
+    out = []
+    utf16 = text.encode("utf-16-le")
+    for unit in (int.from_bytes(utf16[i : i + 2], "little") for i in range(0, len(utf16), 2)):
+        char = chr(unit)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 32 <= unit < 127:
+            out.append(char)
+        else:
+            out.append(f"\\u{unit:04x}")
+    return '"' + "".join(out) + '"'
 
 
 def _vector(v: tuple[float, float, float]) -> str:

@@ -1,0 +1,40 @@
+"""The C++ port (wander3d/port/cpp): its conformance driver, built with `g++ -std=c++17 -O2
+-ffp-contract=off` and run exactly as the port's README says, prints what `wander3d run --out
+.csv` writes, byte for byte, over 60 simulated seconds of every bundled scene and of the
+scenes the tests write (every method x steering mode, level and flattened agents, heavy agents
+at the walls, dt 1/30 and 1/120)."""
+
+from __future__ import annotations
+
+import pytest
+from port_support import (
+    BUNDLED,
+    SAMPLE_RATE,
+    SAMPLE_RATES,
+    SECONDS,
+    WRITTEN,
+    assert_same_csv,
+    conformance,
+    need,
+    reference,
+    scene_file,
+    write_port_of,
+)
+
+TOOLS = ("g++",)
+
+
+@pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN])
+def test_the_cpp_port_repeats_wander3d_run(tmp_path, name):
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, name), "cpp", tmp_path / "port")
+    rate = SAMPLE_RATES.get(name, SAMPLE_RATE)
+    ours = conformance("cpp", port, SECONDS, rate, tmp_path)
+    assert_same_csv(ours, reference(port, SECONDS, rate))
+
+
+def test_the_cpp_driver_refuses_bad_arguments(tmp_path):
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "default"), "cpp", tmp_path / "port")
+    with pytest.raises(AssertionError, match=r"usage: conformance SECONDS SAMPLE_RATE"):
+        conformance("cpp", port, "-1", "x", tmp_path)
