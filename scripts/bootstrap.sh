@@ -48,6 +48,7 @@ die() {
 #   fonts-dejavu-core  without any font Qt draws no text (and warns about a missing font dir).
 #   x11-utils          xdpyinfo: vispy asks it for the screen's DPI and otherwise logs
 #                      "WARNING: could not determine DPI" for every canvas.
+#   nodejs             runs the JavaScript port's conformance driver (tests/test_port_js.py).
 SYSTEM_PACKAGES=(
     python3-venv
     xvfb xauth
@@ -56,6 +57,7 @@ SYSTEM_PACKAGES=(
     libegl1 libgl1 libgl1-mesa-dri
     libglib2.0-0 libfontconfig1 libdbus-1-3
     fonts-dejavu-core x11-utils
+    nodejs
 )
 
 # dpkg's view of one package. Ubuntu 24.04 renamed some libraries for the 64-bit time_t

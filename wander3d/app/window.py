@@ -26,6 +26,7 @@ from wander3d.session import Display, Session
 
 from .actions import Actions, FlyKeys, standard_icon
 from .canvas_window import canvas_application, embed
+from .code_export import CodeExport
 from .frame_loop import FrameLoop
 from .help import HelpDialog, help_html
 from .messages import Messages
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         self.commands.build_menus(panel_toggle)
         self.commands.build_toolbar()
         self.files = SceneFiles(session, self, settings, self.commands, self.messages)
+        self.code_export = CodeExport(session, self, settings, self.commands, self.messages)
         self.frames = FrameLoop(session, self.view, self)
         self.timeline_bar = TimelineBar(self)
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)

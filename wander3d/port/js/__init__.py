@@ -1,0 +1,175 @@
+"""The JavaScript port: an ES module core (wander.mjs), a three.js adapter and a Node driver.
+
+wander.mjs and conformance.mjs are real files: the tests run them as they are here (with the
+default scene in the core's scene block) and as `wander3d port --lang js` writes them.
+"""
+
+from __future__ import annotations
+
+from wander3d.port.language import Language
+from wander3d.port.plan import PortPlan, double_literal
+from wander3d.port.readme import conformance_section, parameter_section
+
+#: Scene keys -> the JS parameter object's names.
+SPELLING = {
+    "max_speed": "maxSpeed",
+    "max_force": "maxForce",
+    "initial_speed": "initialSpeed",
+}
+
+_COMMENTS = {
+    "method": "sphere | angle | noise | seek | random",
+    "steering": "force: the vector to the target is the force; desired: velocity towards it",
+    "maxSpeed": "units/s",
+    "maxForce": "mass*units/s^2: limit on the steering force",
+    "mass": "acceleration = force / mass",
+    "initialSpeed": "units/s, for agents spawned by the port",
+    "distance": "units: the wander sphere's centre ahead of the agent",
+    "radius": "units: the wander sphere's radius",
+    "jitter": "units/sqrt(s): sphere's random displacement",
+    "rate": "rad/sqrt(s): angle's random walk of yaw and pitch",
+    "frequency": "1/s: noise's pace",
+    "interval": "s: seek's time between new points",
+    "vertical": "0..1: up/down freedom (1 isotropic, 0 level)",
+}
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _vector(v: tuple[float, float, float]) -> str:
+    return "[" + ", ".join(double_literal(x) for x in v) + "]"
+
+
+def scene_block(plan: PortPlan) -> str:
+    """`export const SCENE = {...}` for the plan's scene (the core's scene block)."""
+    s = plan.scene
+    box = s.enclosure
+    lines = [
+        "export const SCENE = {",
+        f"  name: {_string(s.name)},",
+        f"  seed: {s.seed}, // any integer in [0, 2^32): seeds every random number of the run",
+        f"  dt: {double_literal(s.dt)}, // seconds per fixed step",
+        "  box: {",
+        f"    min: {_vector(box.min)}, // lowest corner (units)",
+        f"    max: {_vector(box.max)}, // highest corner (units)",
+        f"    margin: {double_literal(box.margin)}, // agents start turning back this far "
+        "inside a wall (units)",
+        "  },",
+        "  groups: [",
+    ]
+    for g in plan.groups:
+        p, w = g.params, g.params.wander
+        values = {
+            "method": _string(w.method),
+            "steering": _string(w.steering),
+            "maxSpeed": double_literal(p.max_speed),
+            "maxForce": double_literal(p.max_force),
+            "mass": double_literal(p.mass),
+            "initialSpeed": double_literal(p.start_speed),
+            "distance": double_literal(w.distance),
+            "radius": double_literal(w.radius),
+            "jitter": double_literal(w.jitter),
+            "rate": double_literal(w.rate),
+            "frequency": double_literal(w.frequency),
+            "interval": double_literal(w.interval),
+            "vertical": double_literal(w.vertical),
+        }
+        lines += [
+            "    {",
+            f"      name: {_string(p.name)},",
+            f"      count: {p.count}, // agents",
+            "      params: {",
+            *(f"        {k}: {v}, // {_COMMENTS[k]}" for k, v in values.items()),
+            "      },",
+            "    },",
+        ]
+    lines += ["  ],", "};"]
+    return "\n".join(lines)
+
+
+def readme(plan: PortPlan) -> str:
+    """DIR/README.md of a JS port."""
+    return README.format(
+        name=plan.scene.name,
+        agents=plan.agent_count,
+        parameters=parameter_section(plan, SPELLING),
+        conformance=conformance_section(plan, LANGUAGE.conformance),
+    )
+
+
+README = """# {name}: wander3d's wander for JavaScript and three.js
+
+A port of wander3d's wander steering for the scene {name!r} ({agents} agents), identical to
+wander3d: the same start gives the same positions at every step. No dependencies.
+
+| file | what |
+|---|---|
+| `wander.mjs` | the core: an ES module, standard JavaScript only (browsers, Node, Deno, Bun) |
+| `adapter/three-wander.mjs` | moves three.js `Object3D`s or an `InstancedMesh` from the core |
+| `start.txt` | wander3d's exact starting state of the scene (optional) |
+| `conformance.mjs` | prints the run as CSV, to check against wander3d (Node) |
+| `scene.toml` | the scene this was made from |
+
+## Drop it into a three.js page
+
+Copy `wander.mjs` and `adapter/three-wander.mjs` next to your code (keep their relative
+places: the adapter imports `../wander.mjs`). three is your import; the adapter takes it as an
+argument:
+
+```js
+import * as THREE from "three";
+import {{ Flock, SCENE }} from "./wander.mjs";
+import {{ WanderInstances }} from "./adapter/three-wander.mjs";
+
+const flock = new Flock(SCENE); // spawned in SCENE's box; or new Flock(SCENE, startText)
+const cone = new THREE.ConeGeometry(1.2, 4, 8).rotateX(Math.PI / 2); // points along +z
+const agents = new WanderInstances(THREE, flock, cone, new THREE.MeshNormalMaterial());
+scene.add(agents.mesh);
+
+const clock = new THREE.Clock();
+renderer.setAnimationLoop(() => {{
+  agents.update(clock.getDelta()); // fixed-dt steps, drawn interpolated
+  renderer.render(scene, camera);
+}});
+```
+
+Own meshes instead (a model per agent): `new WanderObjects(THREE, flock, objects)` with one
+`Object3D` per agent (`flock.count`), each turned to face its heading (+z forward).
+
+To start exactly as wander3d does, pass `start.txt`'s text:
+`new Flock(SCENE, await (await fetch("start.txt")).text())`.
+
+## Frame rate
+
+The core steps in fixed steps of `SCENE.dt` s, whatever the frame rate: `update(delta)` takes
+as many steps as the elapsed time holds (a frame longer than 0.25 s counts as 0.25 s) and draws
+each agent interpolated between its last two steps. 60 fps, 144 fps or a stutter: the same paths.
+
+## Parameters
+
+Each group's parameters are `flock.groups[g].params`, named after the scene file's keys; change
+them at any time (from a GUI, a game state) and they act from the next step. `method` can change
+too; the new method starts from its stored state, so the target may jump once.
+
+{parameters}
+## Debug drawing: the wander sphere and target
+
+`flock.wanderSphere(i)` is agent i's sphere as `[x, y, z, radius]` (radius 0 for seek) and
+`flock.target` holds every agent's target (`[3i, 3i+1, 3i+2]`), both after the last step.
+`agents.debug(THREE)` returns a group with a wireframe sphere and a dot per agent that follows
+them; add it to the scene (`scene.add(agents.debug(THREE))`) while tuning, remove it after.
+
+{conformance}"""
+
+LANGUAGE = Language(
+    name="js",
+    title="JavaScript",
+    package=__name__,
+    core="wander.mjs",
+    sources=("conformance.mjs", "adapter/three-wander.mjs"),
+    scene_block=scene_block,
+    readme=readme,
+    conformance="node DIR/conformance.mjs SECONDS SAMPLE_RATE > out.csv",
+)
