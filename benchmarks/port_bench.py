@@ -41,6 +41,56 @@ for (let b = 0; b < %(batches)d; b++) {
 console.log(best);
 """
 
+CS_BENCH = """
+using System;
+using System.Diagnostics;
+using System.IO;
+using Wander3d;
+
+static class Bench
+{
+    static void Main()
+    {
+        var flock = new Flock(Scene.Create(), File.ReadAllText("start.txt"));
+        flock.Advance(%(warmup)d);
+        double best = 0.0;
+        for (int b = 0; b < %(batches)d; b++)
+        {
+            var clock = Stopwatch.StartNew();
+            flock.Advance(%(steps)d);
+            best = Math.Max(best, flock.Count * %(steps)d.0 / clock.Elapsed.TotalSeconds);
+        }
+        Console.WriteLine(best.ToString(System.Globalization.CultureInfo.InvariantCulture));
+    }
+}
+"""
+
+CPP_BENCH = """
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include "wander.hpp"
+
+int main() {
+    std::ifstream file("start.txt");
+    std::stringstream text;
+    text << file.rdbuf();
+    wander3d::Flock flock(wander3d::scene());
+    if (!flock.loadStart(text.str())) return 1;
+    flock.advance(%(warmup)d);
+    double best = 0.0;
+    for (int b = 0; b < %(batches)d; b++) {
+        auto start = std::chrono::steady_clock::now();
+        flock.advance(%(steps)d);
+        std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        best = std::max(best, flock.count * %(steps)d.0 / took.count());
+    }
+    std::printf("%%.17g\\n", best);
+}
+"""
+
 
 def scene_of(method: str, agents: int) -> Scene:
     """One group of `agents` agents of `method` in the default box."""
@@ -69,8 +119,32 @@ def js_rate(folder: Path) -> float:
     return float(done.stdout)
 
 
+def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
+    """Write timing program `name` beside the core, build it, run it; the rate it prints."""
+    text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
+    (folder / name).write_text(text)
+    subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
+    done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def csharp_rate(folder: Path) -> float:
+    # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
+    build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
+    return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+
+
+def cpp_rate(folder: Path) -> float:
+    build = ["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-o", "bench", "bench.cpp"]
+    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
+
+
 #: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {"js": ("node", js_rate)}
+RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {
+    "js": ("node", js_rate),
+    "csharp": ("mono", csharp_rate),
+    "cpp": ("g++", cpp_rate),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
