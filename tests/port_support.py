@@ -9,11 +9,16 @@ unchecked there.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
 import pytest
 
 from wander3d.cli import main as wander3d_main
@@ -51,7 +56,8 @@ def _every_method(header: str, vertical: float, **keys: float) -> str:
 
 
 #: Scenes the tests write: every method x steering mode (vertical 0.35, and 0: level), heavy
-#: agents in a small box (they reach the walls and are reflected), dt 1/30 and 1/120. Group
+#: agents in a small box (they reach the walls and are reflected), no margin (only the
+#: reflection keeps agents in), dt 1/30, 1/120 and 1/20 (longer than the random hold). Group
 #: names hold a quote and a comma, which the CSV quotes, and a character beyond ASCII.
 WRITTEN = {
     "methods": _every_method("[scene]\nseed = 11\n", 0.35),
@@ -64,8 +70,10 @@ WRITTEN = {
         max_force=25.0,
         max_speed=55.0,
     ),
+    "no-margin": _every_method("[scene]\nseed = 16\n[enclosure]\nmargin = 0.0\n", 1.0),
     "dt-30": _every_method("[scene]\nseed = 14\ndt = 0.0333333\n", 0.6),
     "dt-120": _every_method("[scene]\nseed = 15\ndt = 0.0083333\n", 1.0),
+    "dt-20": _every_method("[scene]\nseed = 17\ndt = 0.05\n", 0.5),
 }
 
 
@@ -139,3 +147,97 @@ def reflected(scene: Path, seconds: float) -> int:
     sim = Simulation(spec, threads=1)
     sim.step(round(seconds / spec.dt))
     return int(sim.wall_reflections.sum())
+
+
+# ------------------------------------------------------------------ probes of a core's API
+#: Programs that exercise a core beyond its CSV (tests/port_probes/): number formatting, frame
+#: rates, spawning, edits, one question per run (see each file's header).
+PROBES = Path(__file__).resolve().parent / "port_probes"
+
+
+def _run(command: list[str], cwd: Path) -> str:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout.decode()
+
+
+def build_probe(
+    lang: str, folder: Path, probe: str, build: list[str], run: list[str]
+) -> Callable[..., str]:
+    """Build `lang`'s checked-in core and driver (the default scene's port) with the probe
+    file `probe` in `folder`; a function running the probe with arguments, giving its stdout."""
+    port = language(lang)
+    for name in (port.core, *port.sources):
+        if "/" not in name:  # the adapters need their engines
+            (folder / name).write_text(port.source(name))
+    shutil.copy(PROBES / probe, folder)
+    _run(build, folder)
+    return lambda *args: _run([*run, *args], folder)
+
+
+def check_formatting(probe: Callable[..., str], tmp: Path) -> None:
+    """The probe's numbers are Arrow's CSV writer's, for random float32 bits (subnormals and
+    extremes included), positions and velocities as runs have them, and doubles."""
+    rng = np.random.default_rng(3)
+    f32 = np.concatenate([
+        rng.integers(0, 2**32, 100_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        rng.uniform(-300, 300, 100_000).astype(np.float32),
+        np.float32([0.0, -0.0, 1e-7, 1e-6, 1e9, 1e10, 1048576.25, 1048576.75, 3.4028235e38,
+                    1e-45, 1.17549435e-38, 16777216.0, 2.0**-20, 0.1]),
+    ])  # fmt: skip
+    f32 = f32[np.isfinite(f32)]
+    f64 = np.concatenate([
+        rng.uniform(-1e3, 1e3, 50_000), np.arange(3000) * (7 / 60),
+        rng.integers(0, 2**63, 20_000, dtype=np.uint64).view(np.float64),
+        [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e16, 1e15, 0.1, -0.0],
+    ])  # fmt: skip
+    f64 = f64[np.isfinite(f64)]
+    f32.tofile(tmp / "f32.bin")
+    f64.tofile(tmp / "f64.bin")
+    ours = probe("format", str(tmp / "f32.bin"), str(tmp / "f64.bin")).split("\n")[:-1]
+    theirs = []
+    for values in (f32, f64):
+        buffer = io.BytesIO()
+        pacsv.write_csv(pa.table({"v": pa.array(values)}), buffer)
+        theirs += buffer.getvalue().decode().splitlines()[1:]
+    values = [*f32.tolist(), *f64.tolist()]
+    bad = [(v, o, t) for v, o, t in zip(values, ours, theirs, strict=True) if o != t]
+    assert not bad, bad[:5]
+
+
+def check_frame_rate(probe: Callable[..., str]) -> None:
+    """Runs at 144 fps, 24 fps and jittery frames with stalls meet at equal positions; alpha
+    stays in [0, 1) and interpolates between the last two steps."""
+    words = probe("framerate").split()
+    assert words[:2] == ["compared", words[1]] and int(words[1]) > 200, words
+    assert words[2:4] == ["alpha", "OK"], words
+    assert words[4] == "mid" and abs(float(words[5])) < 1e-9, words
+
+
+def check_spawn(probe: Callable[..., str]) -> None:
+    """The port's own spawn: inside the margin, unit headings, the same for the same seed and
+    not for another, and in the box after 60 s."""
+    assert probe("spawn").split() == ["inside", "unit", "same", "differs", "stays"]
+
+
+def check_edit(probe: Callable[..., str]) -> None:
+    """A parameter edited between steps (max speed 40 -> 5) acts from the next step."""
+    assert float(probe("edit")) <= 5.0 + 1e-9
+
+
+def check_checked_in_core(lang: str) -> None:
+    """The checked-in core's scene block is the default scene's port: the file the tests
+    build is the file users get."""
+    port = language(lang)
+    plan = plan_port(load_scene(bundled_scenes()["default"]))
+    assert port.files(plan)[port.core] == port.source(port.core)
+
+
+def check_group_subset(lang: str, tmp: Path) -> None:
+    """`--group noise --group angle` ports the smaller scene, identical to its run."""
+    out = tmp / "port"
+    scene = load_scene(bundled_scenes()["compare"])
+    write_port(plan_port(scene, ["noise", "angle"]), language(lang), out)
+    ours = conformance(lang, out, SECONDS, 2.0, tmp)
+    assert_same_csv(ours, reference(out, SECONDS, 2.0))
+    assert {row.split(b",")[1] for row in ours.splitlines()[1:]} == {b'"angle"', b'"noise"'}

@@ -14,6 +14,13 @@ from port_support import (
     SECONDS,
     WRITTEN,
     assert_same_csv,
+    build_probe,
+    check_checked_in_core,
+    check_edit,
+    check_formatting,
+    check_frame_rate,
+    check_group_subset,
+    check_spawn,
     conformance,
     need,
     reference,
@@ -38,3 +45,36 @@ def test_the_cpp_driver_refuses_bad_arguments(tmp_path):
     port = write_port_of(scene_file(tmp_path, "default"), "cpp", tmp_path / "port")
     with pytest.raises(AssertionError, match=r"usage: conformance SECONDS SAMPLE_RATE"):
         conformance("cpp", port, "-1", "x", tmp_path)
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    need(*TOOLS)
+    folder = tmp_path_factory.mktemp("probe")
+    build = ["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-o", "probe", "probe.cpp"]
+    return build_probe("cpp", folder, "probe.cpp", build, ["./probe"])
+
+
+def test_numbers_are_formatted_as_arrow_writes_them(probe, tmp_path):
+    check_formatting(probe, tmp_path)
+
+
+def test_the_run_does_not_depend_on_the_frame_rate(probe):
+    check_frame_rate(probe)
+
+
+def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(probe):
+    check_spawn(probe)
+
+
+def test_edited_parameters_act_from_the_next_step(probe):
+    check_edit(probe)
+
+
+def test_the_checked_in_core_is_the_default_scenes_port():
+    check_checked_in_core("cpp")
+
+
+def test_a_group_subset_ports_the_smaller_scene(tmp_path):
+    need(*TOOLS)
+    check_group_subset("cpp", tmp_path)

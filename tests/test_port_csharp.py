@@ -14,6 +14,13 @@ from port_support import (
     SECONDS,
     WRITTEN,
     assert_same_csv,
+    build_probe,
+    check_checked_in_core,
+    check_edit,
+    check_formatting,
+    check_frame_rate,
+    check_group_subset,
+    check_spawn,
     conformance,
     need,
     reference,
@@ -44,3 +51,43 @@ def test_the_csharp_driver_refuses_bad_arguments(tmp_path):
 def test_the_heavy_agents_reach_the_walls(tmp_path):
     # Else the wall-reflection path would go unchecked by the scene named for it.
     assert reflected(scene_file(tmp_path, "heavy-walls"), SECONDS) > 0
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    need(*TOOLS)
+    folder = tmp_path_factory.mktemp("probe")
+    build = [
+        "mcs",
+        "-main:Wander3d.Probe",
+        "-out:probe.exe",
+        "Wander.cs",
+        "Conformance.cs",
+        "Probe.cs",
+    ]
+    return build_probe("csharp", folder, "Probe.cs", build, ["mono", "probe.exe"])
+
+
+def test_numbers_are_formatted_as_arrow_writes_them(probe, tmp_path):
+    check_formatting(probe, tmp_path)
+
+
+def test_the_run_does_not_depend_on_the_frame_rate(probe):
+    check_frame_rate(probe)
+
+
+def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(probe):
+    check_spawn(probe)
+
+
+def test_edited_parameters_act_from_the_next_step(probe):
+    check_edit(probe)
+
+
+def test_the_checked_in_core_is_the_default_scenes_port():
+    check_checked_in_core("csharp")
+
+
+def test_a_group_subset_ports_the_smaller_scene(tmp_path):
+    need(*TOOLS)
+    check_group_subset("csharp", tmp_path)
