@@ -450,21 +450,30 @@ inline void inUnitBall(std::uint64_t key, double& x, double& y, double& z) {
     }
 }
 
-/// Smooth 1D gradient (Perlin) noise of curve key at x, in about [-1, 1].
-inline double gradientNoise(std::uint64_t key, double x) {
+/// Smooth 1D gradient (Perlin) noise of curve key at x, in about [-1, 1]. The gradients at the
+/// cell's ends depend on the key and the cell only, and a curve stays in a cell for many
+/// steps, so cache[0..2] keeps (cell, g0, g1): the same values for a fraction of the hashing
+/// (NaN: nothing cached).
+inline double gradientNoise(std::uint64_t key, double x, double* cache) {
     double cell = std::floor(x);
     double f = x - cell;
-    auto c = static_cast<std::int64_t>(cell);
-    double g0 = static_cast<double>(hashAt(key, c) >> 11) * UNIT * 2.0 - 1.0;
-    double g1 = static_cast<double>(hashAt(key, c + 1) >> 11) * UNIT * 2.0 - 1.0;
+    if (cache[0] != cell) {
+        auto c = static_cast<std::int64_t>(cell);
+        cache[1] = static_cast<double>(hashAt(key, c) >> 11) * UNIT * 2.0 - 1.0;
+        cache[2] = static_cast<double>(hashAt(key, c + 1) >> 11) * UNIT * 2.0 - 1.0;
+        cache[0] = cell;
+    }
+    double g0 = cache[1];
+    double g1 = cache[2];
     double fade = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
     return 2.0 * ((1.0 - fade) * g0 * f + fade * g1 * (f - 1.0));
 }
 
-/// Two octaves of gradient noise at an irrational frequency ratio, in about [-1, 1].
-inline double smoothNoise(std::uint64_t key, double x) {
-    double second = gradientNoise(key ^ OCTAVE_SALT, x * OCTAVE_RATIO + 0.5);
-    return (gradientNoise(key, x) + 0.5 * second) * (1.0 / 1.5);
+/// Two octaves of gradient noise at an irrational frequency ratio, in about [-1, 1]
+/// (cache[0..5]: both octaves' gradients).
+inline double smoothNoise(std::uint64_t key, double x, double* cache) {
+    double second = gradientNoise(key ^ OCTAVE_SALT, x * OCTAVE_RATIO + 0.5, cache + 3);
+    return (gradientNoise(key, x, cache) + 0.5 * second) * (1.0 / 1.5);
 }
 
 }  // namespace stream
@@ -481,14 +490,14 @@ inline double reflectPitch(double pitch) {
     return pitch;
 }
 
-/// The noise method's target: yaw (returned) and pitch from two noise curves plus offsets.
+/// The noise method's target: yaw (returned) and pitch from two noise curves plus offsets
+/// (cache[0..11]: the curves' gradients).
 inline double noiseAngles(std::uint64_t key0, std::uint64_t key1, double phase0, double phase1,
                           double t, double vertical, double offsetYaw, double offsetPitch,
-                          double& pitch) {
-    double yaw = PI * stream::smoothNoise(key0, phase0 + t) + offsetYaw;
-    double p = HALF_PI *
-               detmath::min(1.0, detmath::max(-1.0, stream::smoothNoise(key1, phase1 + t))) *
-               vertical;
+                          double* cache, double& pitch) {
+    double yaw = PI * stream::smoothNoise(key0, phase0 + t, cache) + offsetYaw;
+    double curve = stream::smoothNoise(key1, phase1 + t, cache + 6);
+    double p = HALF_PI * detmath::min(1.0, detmath::max(-1.0, curve)) * vertical;
     pitch = reflectPitch(p + offsetPitch);
     return yaw;
 }
@@ -667,6 +676,7 @@ public:
         angles.assign(2 * n, 0.0);
         noiseKeys.assign(2 * n, 0);
         noisePhase.assign(2 * n, 0.0);
+        gradients.assign(12 * n, NAN);
         seekTimer.assign(n, 0.0);
         held.assign(n, -1);
         agentKeys.resize(n);
@@ -716,6 +726,7 @@ public:
             noiseKeys[2 * i] = hex(f[24]);
             noiseKeys[2 * i + 1] = hex(f[25]);
         }
+        std::fill(gradients.begin(), gradients.end(), NAN);  // the noise keys changed
         restart();
         return true;
     }
@@ -726,6 +737,7 @@ public:
     /// the wander target straight ahead (angle, noise: a random yaw and pitch), seek points
     /// uniform.
     void spawn() {
+        std::fill(gradients.begin(), gradients.end(), NAN);  // the noise keys change
         for (int i = 0; i < count; i++) {
             const GroupParams& p = groups[groupOf[i]].params;
             std::uint64_t key = stream::mix(agentKeys[i] ^ SPAWN_SALT);
@@ -777,7 +789,8 @@ public:
                 double noisePitch;
                 double noiseYaw = frame::noiseAngles(noiseKeys[2 * i], noiseKeys[2 * i + 1],
                                                      noisePhase[2 * i], noisePhase[2 * i + 1], 0.0,
-                                                     p.vertical, 0.0, 0.0, noisePitch);
+                                                     p.vertical, 0.0, 0.0, &gradients[12 * i],
+                                                     noisePitch);
                 frame::directionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, wx, wy,
                                            wz);
             }
@@ -851,6 +864,7 @@ private:
     std::vector<double> angles;  // yaw, pitch (noise: offsets of its curves)
     std::vector<std::uint64_t> noiseKeys;
     std::vector<double> noisePhase;
+    std::vector<double> gradients;  // the noise curves' cached cells and gradients, 12 per agent
     std::vector<double> seekPoint;
     std::vector<double> seekTimer;
     std::vector<std::int64_t> held;  // random method: the hold whose direction is in heldForce
@@ -1020,7 +1034,8 @@ private:
                     usedYaw = frame::noiseAngles(noiseKeys[2 * i], noiseKeys[2 * i + 1],
                                                  noisePhase[2 * i], noisePhase[2 * i + 1],
                                                  static_cast<double>(step) * dt * g.frequency,
-                                                 vertical, yaw, pitch, usedPitch);
+                                                 vertical, yaw, pitch, &gradients[12 * i],
+                                                 usedPitch);
                     frame::directionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz, wx, wy, wz);
                 } else {
                     // Random: a fresh uniform direction every RANDOM_HOLD s.

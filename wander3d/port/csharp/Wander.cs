@@ -558,23 +558,33 @@ namespace Wander3d
             }
         }
 
-        /// <summary>Smooth 1D gradient (Perlin) noise of curve key at x, in about [-1, 1].</summary>
-        static double GradientNoise(ulong key, double x)
+        /// <summary>Smooth 1D gradient (Perlin) noise of curve key at x, in about [-1, 1].
+        /// The gradients at the cell's ends depend on the key and the cell only, and a curve
+        /// stays in a cell for many steps, so cache[at..at+2] keeps (cell, g0, g1): the same
+        /// values for a fraction of the hashing (NaN: nothing cached).</summary>
+        static double GradientNoise(ulong key, double x, double[] cache, int at)
         {
             double cell = Math.Floor(x);
             double f = x - cell;
-            long c = (long)cell;
-            double g0 = (double)(HashAt(key, c) >> 11) * Unit * 2.0 - 1.0;
-            double g1 = (double)(HashAt(key, c + 1) >> 11) * Unit * 2.0 - 1.0;
+            if (cache[at] != cell)
+            {
+                long c = (long)cell;
+                cache[at + 1] = (double)(HashAt(key, c) >> 11) * Unit * 2.0 - 1.0;
+                cache[at + 2] = (double)(HashAt(key, c + 1) >> 11) * Unit * 2.0 - 1.0;
+                cache[at] = cell;
+            }
+            double g0 = cache[at + 1];
+            double g1 = cache[at + 2];
             double fade = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
             return 2.0 * ((1.0 - fade) * g0 * f + fade * g1 * (f - 1.0));
         }
 
-        /// <summary>Two octaves of gradient noise at an irrational ratio, about [-1, 1].</summary>
-        public static double SmoothNoise(ulong key, double x)
+        /// <summary>Two octaves of gradient noise at an irrational ratio, about [-1, 1]
+        /// (cache[at..at+5]: both octaves' gradients).</summary>
+        public static double SmoothNoise(ulong key, double x, double[] cache, int at)
         {
-            double second = GradientNoise(key ^ OctaveSalt, x * OctaveRatio + 0.5);
-            return (GradientNoise(key, x) + 0.5 * second) * (1.0 / 1.5);
+            double second = GradientNoise(key ^ OctaveSalt, x * OctaveRatio + 0.5, cache, at + 3);
+            return (GradientNoise(key, x, cache, at) + 0.5 * second) * (1.0 / 1.5);
         }
     }
 
@@ -593,7 +603,8 @@ namespace Wander3d
             return pitch;
         }
 
-        /// <summary>The noise method's target (yaw, pitch): two noise curves plus offsets.</summary>
+        /// <summary>The noise method's target (yaw, pitch): two noise curves plus offsets
+        /// (cache[at..at+11]: the curves' gradients).</summary>
         public static double NoiseAngles(
             ulong key0,
             ulong key1,
@@ -603,14 +614,14 @@ namespace Wander3d
             double vertical,
             double offsetYaw,
             double offsetPitch,
+            double[] cache,
+            int at,
             out double pitch
         )
         {
-            double yaw = Pi * RandomStream.SmoothNoise(key0, phase0 + t) + offsetYaw;
-            double p =
-                HalfPi
-                * DetMath.Min(1.0, DetMath.Max(-1.0, RandomStream.SmoothNoise(key1, phase1 + t)))
-                * vertical;
+            double yaw = Pi * RandomStream.SmoothNoise(key0, phase0 + t, cache, at) + offsetYaw;
+            double curve = RandomStream.SmoothNoise(key1, phase1 + t, cache, at + 6);
+            double p = HalfPi * DetMath.Min(1.0, DetMath.Max(-1.0, curve)) * vertical;
             pitch = ReflectPitch(p + offsetPitch);
             return yaw;
         }
@@ -859,6 +870,7 @@ namespace Wander3d
         readonly double[] angles; // yaw, pitch (noise: offsets of its curves)
         readonly ulong[] noiseKeys;
         readonly double[] noisePhase;
+        readonly double[] gradients; // the noise curves' cached cells and gradients, 12 per agent
         readonly double[] seekPoint;
         readonly double[] seekTimer;
         readonly long[] held; // random method: the hold whose direction is in heldForce
@@ -900,6 +912,7 @@ namespace Wander3d
             angles = new double[2 * n];
             noiseKeys = new ulong[2 * n];
             noisePhase = new double[2 * n];
+            gradients = new double[12 * n];
             seekPoint = new double[3 * n];
             seekTimer = new double[n];
             held = new long[n];
@@ -939,6 +952,7 @@ namespace Wander3d
                 noiseKeys[2 * i] = Hex(f[24]);
                 noiseKeys[2 * i + 1] = Hex(f[25]);
             }
+            Forget();
             Restart();
         }
 
@@ -961,6 +975,7 @@ namespace Wander3d
         /// </summary>
         public void Spawn()
         {
+            Forget();
             for (int i = 0; i < Count; i++)
             {
                 GroupParams p = Groups[GroupOf[i]].Params;
@@ -1025,6 +1040,8 @@ namespace Wander3d
                         p.Vertical,
                         0.0,
                         0.0,
+                        gradients,
+                        12 * i,
                         out noisePitch
                     );
                     Frame.DirectionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
@@ -1032,6 +1049,13 @@ namespace Wander3d
                 Set3(wander, i, wx, wy, wz);
             }
             Restart();
+        }
+
+        /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>
+        void Forget()
+        {
+            for (int j = 0; j < gradients.Length; j++)
+                gradients[j] = double.NaN;
         }
 
         static void Set3(double[] array, int i, double x, double y, double z)
@@ -1288,6 +1312,8 @@ namespace Wander3d
                             vertical,
                             yaw,
                             pitch,
+                            gradients,
+                            12 * i,
                             out usedPitch
                         );
                         Frame.DirectionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
