@@ -839,8 +839,8 @@ public:
     /// Take steps fixed steps of dt (the engine's kernel.advance, agent by agent: agents are
     /// independent, so each keeps its state in locals for all the steps).
     void advance(int steps) {
-        std::vector<Constants> constants;
-        for (const Group& g : groups) constants.emplace_back(g.params, dt);
+        constants.resize(groups.size());  // allocates once: a frame allocates nothing
+        for (std::size_t g = 0; g < groups.size(); g++) constants[g].read(groups[g].params, dt);
         // Pull the side level every 2^k steps, the most within LEVEL_SECONDS.
         std::int64_t levelSteps = 1;
         while (static_cast<double>(2 * levelSteps) * dt <= LEVEL_SECONDS) levelSteps *= 2;
@@ -875,18 +875,28 @@ private:
     /// Per group, what a step needs of its parameters (read each advance, so edits act from
     /// the next step).
     struct Constants {
-        Method method;
-        bool desired;
-        double distance, radius, jitterStep, rateStep, frequency, offsetFade, interval;
-        double vertical, maxSpeed, maxForce, inverseMass, stopTime, pitchDecay, pitchKick;
+        Method method = Method::Sphere;
+        bool desired = false;
+        double distance = 0, radius = 0, jitterStep = 0, rateStep = 0, frequency = 0;
+        double offsetFade = 0, interval = 0, vertical = 0, maxSpeed = 0, maxForce = 0;
+        double inverseMass = 0, stopTime = 0, pitchDecay = 0, pitchKick = 0;
 
-        Constants(const GroupParams& p, double dt)
-            : method(p.method), desired(p.steering == Steering::Desired), distance(p.distance),
-              radius(p.radius), jitterStep(p.jitter * std::sqrt(dt)),
-              rateStep(p.rate * std::sqrt(dt)), frequency(p.frequency),
-              offsetFade(detmath::exp(-dt * p.frequency)), interval(p.interval),
-              vertical(p.vertical), maxSpeed(p.maxSpeed), maxForce(p.maxForce),
-              inverseMass(1.0 / p.mass), stopTime(0.5 * p.mass / p.maxForce) {
+        void read(const GroupParams& p, double dt) {
+            const double rootDt = std::sqrt(dt);
+            method = p.method;
+            desired = p.steering == Steering::Desired;
+            distance = p.distance;
+            radius = p.radius;
+            jitterStep = p.jitter * rootDt;
+            rateStep = p.rate * rootDt;
+            frequency = p.frequency;
+            offsetFade = detmath::exp(-dt * p.frequency);
+            interval = p.interval;
+            vertical = p.vertical;
+            maxSpeed = p.maxSpeed;
+            maxForce = p.maxForce;
+            inverseMass = 1.0 / p.mass;
+            stopTime = 0.5 * p.mass / p.maxForce;
             // The angle method's pitch walk (engine: kernel.pitch_walk): an Ornstein-Uhlenbeck
             // walk with a spread of vertical * PITCH_SPREAD rad.
             double spread = p.vertical * PITCH_SPREAD;
@@ -902,6 +912,7 @@ private:
             }
         }
     };
+    std::vector<Constants> constants;  // per group, refreshed by each advance
 
     static std::uint64_t hex(const std::string& text) {
         return std::strtoull(text.c_str(), nullptr, 16);

@@ -876,6 +876,7 @@ namespace Wander3d
         readonly long[] held; // random method: the hold whose direction is in heldForce
         readonly double[] heldForce;
         readonly ulong[] agentKeys;
+        readonly Constants[] constants; // per group, refreshed by each Advance
         double accumulator; // s of frame time not yet stepped
 
         /// <summary>A flock of scene's groups (their parameters copied). start: the text of a
@@ -889,11 +890,13 @@ namespace Wander3d
             Array.Copy(scene.BoxMax, High, 3);
             Margin = scene.Margin;
             Groups = new Group[scene.Groups.Length];
+            constants = new Constants[Groups.Length];
             int n = 0;
             for (int g = 0; g < Groups.Length; g++)
             {
                 GroupSpec spec = scene.Groups[g];
                 Groups[g] = new Group(spec.Name, n, spec.Count, spec.Params.Clone());
+                constants[g] = new Constants();
                 n += spec.Count;
             }
             Count = n;
@@ -1121,7 +1124,7 @@ namespace Wander3d
         }
 
         /// <summary>Per group, what a step needs of its parameters (read each Advance, so edits
-        /// act from the next step).</summary>
+        /// act from the next step; refreshed in place, so a frame allocates nothing).</summary>
         sealed class Constants
         {
             public WanderMethod Method;
@@ -1129,7 +1132,7 @@ namespace Wander3d
             public double Distance, Radius, JitterStep, RateStep, Frequency, OffsetFade, Interval;
             public double Vertical, MaxSpeed, MaxForce, InverseMass, StopTime, PitchDecay, PitchKick;
 
-            public Constants(GroupParams p, double dt)
+            public void Read(GroupParams p, double dt)
             {
                 double rootDt = Math.Sqrt(dt);
                 Method = p.Method;
@@ -1171,9 +1174,8 @@ namespace Wander3d
         /// agents are independent, so each keeps its state in locals for all the steps).</summary>
         public void Advance(int steps)
         {
-            var constants = new Constants[Groups.Length];
             for (int g = 0; g < Groups.Length; g++)
-                constants[g] = new Constants(Groups[g].Params, Dt);
+                constants[g].Read(Groups[g].Params, Dt);
             // Pull the side level every 2^k steps, the most within LevelSeconds.
             long levelSteps = 1;
             while (2 * levelSteps * Dt <= LevelSeconds)

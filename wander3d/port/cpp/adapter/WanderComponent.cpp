@@ -22,13 +22,16 @@ void UWanderComponent::BeginPlay()
     {
         const FString Path = FPaths::ConvertRelativePathToFull(FPaths::ProjectDir(), StartFile.FilePath);
         if (!FFileHelper::LoadFileToString(Start, *Path) || !Flock->loadStart(TCHAR_TO_UTF8(*Start)))
+        {
             UE_LOG(LogTemp, Warning, TEXT("Wander: %s is not a start of this scene; spawning instead"), *Path);
+        }
     }
     AActor* Owner = GetOwner();
     Instances = NewObject<UInstancedStaticMeshComponent>(Owner, TEXT("WanderAgents"));
     Instances->SetStaticMesh(AgentMesh);
     Instances->SetupAttachment(Owner->GetRootComponent());
     Instances->RegisterComponent();
+    Owner->AddInstanceComponent(Instances);  // listed in the actor's Details panel
     TArray<FTransform> Transforms;
     Transforms.Init(FTransform::Identity, Flock->count);
     Instances->AddInstances(Transforms, false);
@@ -74,7 +77,7 @@ void UWanderComponent::DrawDebug() const
         double X, Y, Z;
         const double Radius = Flock->wanderSphere(I, X, Y, Z);
         if (Radius > 0.0)
-            DrawDebugSphere(World, Box.TransformPosition(ToUnreal(X, Y, Z)), Radius * UnitsToCm, 12, FColor::Cyan);
+            DrawDebugSphere(World, Box.TransformPosition(ToUnreal(X, Y, Z)), static_cast<float>(Radius * UnitsToCm), 12, FColor::Cyan);
         const double* T = &Flock->target[3 * I];
         const FVector Target = Box.TransformPosition(ToUnreal(T[0], T[1], T[2]));
         const double* P = &Flock->position[3 * I];
