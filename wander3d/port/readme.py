@@ -48,7 +48,8 @@ def conformance_section(plan: PortPlan, command: str) -> str:
         f"{plan.scene.seed}, dt {plan.scene.dt:g} s) bit for bit. With nothing but the "
         "language's own tools:\n\n"
         "```sh\n"
-        f"{command.replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
+        # Run in the port's folder (scene.toml below is its own): DIR is "." (./conformance).
+        f"{command.replace('DIR', '.').replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
         "wander3d run scene.toml --seconds 60 --sample-rate 10 --out ref.csv\n"
         "cmp out.csv ref.csv && echo identical\n"
         "```\n\n"
