@@ -225,6 +225,13 @@ def check_edit(probe: Callable[..., str]) -> None:
     assert float(probe("edit")) <= 5.0 + 1e-9
 
 
+def check_crlf_start(probe: Callable[..., str], tmp: Path) -> None:
+    """start.txt with Windows line ends (a git checkout may make them) starts the same run."""
+    start = tmp / "start.txt"
+    start.write_text(plan_port(load_scene(bundled_scenes()["default"])).start)
+    assert probe("crlf", str(start)) == "same"
+
+
 def check_checked_in_core(lang: str) -> None:
     """The checked-in core's scene block is the default scene's port: the file the tests
     build is the file users get."""

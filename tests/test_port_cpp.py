@@ -16,6 +16,7 @@ from port_support import (
     assert_same_csv,
     build_probe,
     check_checked_in_core,
+    check_crlf_start,
     check_edit,
     check_formatting,
     check_frame_rate,
@@ -69,6 +70,10 @@ def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(probe):
 
 def test_edited_parameters_act_from_the_next_step(probe):
     check_edit(probe)
+
+
+def test_a_start_with_windows_line_ends_is_read_alike(probe, tmp_path):
+    check_crlf_start(probe, tmp_path)
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():

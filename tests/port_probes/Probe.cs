@@ -5,6 +5,7 @@
 //   mono probe.exe framerate                steps compared at 144, 24 fps and jittery frames
 //   mono probe.exe spawn                    spawn: inside the margin, unit headings, seeded
 //   mono probe.exe edit                     the fastest speed after maxSpeed = 5, one step on
+//   mono probe.exe crlf START               "same" if START read with \r\n line ends runs alike
 
 using System;
 using System.Globalization;
@@ -34,6 +35,8 @@ namespace Wander3d
                 output.Append(Spawn());
             else if (args[0] == "edit")
                 output.Append(Edit().ToString("R", CultureInfo.InvariantCulture));
+            else if (args[0] == "crlf")
+                output.Append(Crlf(File.ReadAllText(args[1])));
             Console.Out.Write(output.ToString());
             return 0;
         }
@@ -126,6 +129,18 @@ namespace Wander3d
             if (differs) words.Append("differs ");
             if (stays) words.Append("stays");
             return words.ToString().Trim();
+        }
+
+        static string Crlf(string start)
+        {
+            var unix = new Flock(Scene.Create(), start);
+            var windows = new Flock(Scene.Create(), start.Replace("\n", "\r\n"));
+            unix.Advance(60);
+            windows.Advance(60);
+            for (int j = 0; j < unix.Position.Length; j++)
+                if (unix.Position[j] != windows.Position[j] || unix.Velocity[j] != windows.Velocity[j])
+                    return "differs";
+            return "same";
         }
 
         static double Edit()

@@ -6,6 +6,7 @@
 //   probe framerate                steps compared at 144, 24 fps and jittery frames
 //   probe spawn                    spawn: inside the margin, unit headings, seeded
 //   probe edit                     the fastest speed after maxSpeed = 5, one step on
+//   probe crlf START               "same" if START read with \r\n line ends runs alike
 
 #define main conformance_main
 #include "conformance.cpp"
@@ -96,6 +97,16 @@ std::string spawn() {
     return words;
 }
 
+std::string crlf(const std::string& start) {
+    std::string windows;
+    for (char c : start) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    wander3d::Flock a(wander3d::scene()), b(wander3d::scene());
+    if (!a.loadStart(start) || !b.loadStart(windows)) return "refused";
+    a.advance(60);
+    b.advance(60);
+    return a.position == b.position && a.velocity == b.velocity ? "same" : "differs";
+}
+
 std::string edit() {
     wander3d::Flock flock(wander3d::scene());
     flock.advance(30);
@@ -135,6 +146,8 @@ int main(int argc, char** argv) {
         out = spawn();
     } else if (argc == 2 && std::strcmp(argv[1], "edit") == 0) {
         out = edit();
+    } else if (argc == 3 && std::strcmp(argv[1], "crlf") == 0) {
+        out = crlf(file(argv[2]));
     } else {
         return 2;
     }

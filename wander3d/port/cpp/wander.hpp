@@ -693,7 +693,9 @@ public:
         for (std::size_t at = 0; at < text.size();) {
             std::size_t end = text.find('\n', at);
             if (end == std::string::npos) end = text.size();
-            lines.push_back(text.substr(at, end - at));
+            std::size_t length = end - at;
+            if (length > 0 && text[end - 1] == '\r') length--;  // a checkout may add \r
+            lines.push_back(text.substr(at, length));
             at = end + 1;
         }
         if (lines.size() < static_cast<std::size_t>(count) + 2 || lines[0] != "wander3d-start 1" ||

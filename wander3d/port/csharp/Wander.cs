@@ -933,7 +933,7 @@ namespace Wander3d
         /// <summary>Read a start.txt: wander3d's exact starting state of this scene.</summary>
         public void LoadStart(string text)
         {
-            string[] lines = text.Split('\n');
+            string[] lines = text.Replace("\r", "").Split('\n'); // a checkout may add \r
             if (lines.Length < Count + 2 || lines[0] != "wander3d-start 1" || lines[1] != "agents " + Count)
                 throw new FormatException("not a wander3d start of " + Count + " agents");
             for (int i = 0; i < Count; i++)

@@ -160,7 +160,7 @@ The component's transform places the box: its position is wander3d's origin, one
 is `Units` metres (default 0.1, so the default 200-unit box is 20 m wide).
 
 Optional, wander3d's exact start: put `start.txt` in the same folder as a `TextAsset` and drag it
-onto the component's `Start` field.
+onto the component's `Start State` field.
 
 From code (any C# engine):
 

@@ -18,7 +18,7 @@ public sealed class WanderFlock : MonoBehaviour
     public float Units = 0.1f;
 
     [Tooltip("Optional: start.txt, wander3d's exact start of the scene.")]
-    public TextAsset Start;
+    public TextAsset StartState;
 
     [Tooltip("Draw each agent's wander sphere and target when selected (Gizmos).")]
     public bool DebugDraw = true;
@@ -31,7 +31,7 @@ public sealed class WanderFlock : MonoBehaviour
 
     void Awake()
     {
-        Flock = new Flock(Scene.Create(), Start != null ? Start.text : null);
+        Flock = new Flock(Scene.Create(), StartState != null ? StartState.text : null);
         agents = new Transform[Flock.Count];
         for (int i = 0; i < Flock.Count; i++)
         {
