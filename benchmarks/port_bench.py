@@ -1,6 +1,6 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
-    python benchmarks/port_bench.py [--agents 1000] [--langs js]
+    python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure

@@ -10,6 +10,7 @@ unchecked there.
 from __future__ import annotations
 
 import io
+import math
 import os
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ import pyarrow.csv as pacsv
 import pytest
 
 from wander3d.cli import main as wander3d_main
-from wander3d.engine import Simulation
+from wander3d.engine import Simulation, kernel
 from wander3d.port import language, plan_port, write_port
 from wander3d.scene import load_scene
 from wander3d.scene.bundled import bundled_scenes
@@ -38,6 +39,7 @@ SAMPLE_RATE = 10.0
 BUNDLED = sorted(bundled_scenes())
 
 _METHODS = ("sphere", "angle", "noise", "seek", "random")
+_GOLDEN = 0x9E3779B97F4A7C15
 
 
 def _group(name: str, method: str, steering: str, vertical: float, **keys: float) -> str:
@@ -218,6 +220,58 @@ def check_spawn(probe: Callable[..., str]) -> None:
     """The port's own spawn: inside the margin, unit headings, the same for the same seed and
     not for another, and in the box after 60 s."""
     assert probe("spawn").split() == ["inside", "unit", "same", "differs", "stays"]
+
+
+def spawned_reference() -> list[str]:
+    """The ports' own spawn of the probes' scene (the default box and seed, 30 agents of each
+    method at vertical 0.4), computed as docs/ports.md ("Start") describes it with the engine's
+    hash, draws and angle functions: per agent, position, velocity, heading and target as the
+    hex of their doubles. Every port spawns exactly this."""
+    low, high, margin, seed = (-100.0, -60.0, -100.0), (100.0, 60.0, 100.0), 15.0, 7
+    distance, radius, speed, vertical = 30.0, 12.0, 20.0, 0.4
+
+    def mix(x: int) -> np.uint64:  # the engine's hash, on uint64 in and out
+        return np.uint64(kernel.mix(np.uint64(x % 2**64)))
+
+    seed_key = int(mix(seed ^ 0x5DEECE66D))
+    rows = []
+    for i, method in enumerate(m for m in _METHODS for _ in range(30)):
+        k = mix(int(mix(seed_key ^ (i * _GOLDEN % 2**64))) ^ 0x2545F4914F6CDD1D)
+        a0 = [lo + margin for lo in low]
+        a1 = [(hi - margin) - a for hi, a in zip(high, a0, strict=True)]
+        position = [a0[a] + kernel.uniform(k, a) * a1[a] for a in range(3)]
+        seek = [a0[a] + kernel.uniform(k, 3 + a) * a1[a] for a in range(3)]
+        hx, hy, hz = kernel.in_unit_ball(k)
+        hy *= vertical
+        h = math.sqrt(hx * hx + hy * hy + hz * hz)
+        hx, hy, hz = hx / h, hy / h, hz / h
+        sx, sy, sz = -hz, 0.0, hx
+        level = math.sqrt(sx * sx + sz * sz)
+        sx, sz = sx / level, sz / level
+        yaw = (2.0 * kernel.uniform(k, 6) - 1.0) * math.pi
+        pitch = (2.0 * kernel.uniform(k, 7) - 1.0) * (math.pi / 2) * vertical
+        top = np.uint64(0x7FFFFFFFFFFFFFFF)
+        keys = np.array([mix(int(k) + (9 + j) * _GOLDEN) & top for j in (0, 1)])
+        phases = np.array([kernel.uniform(k, 11 + j) * 1024.0 for j in (0, 1)])
+        w = (hx, hy, hz)
+        if method == "angle":
+            w = kernel.direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
+        elif method == "noise":
+            angles = kernel.noise_angles(keys, phases, 0.0, vertical, 0.0, 0.0)
+            w = kernel.direction_from_angles(*angles, hx, hy, hz, sx, sy, sz)
+        heading = (hx, hy, hz)
+        target = seek if method == "seek" else [
+            position[a] + heading[a] * distance + w[a] * radius for a in range(3)
+        ]  # fmt: skip
+        values = [*position, *(x * speed for x in heading), *heading, *target]
+        rows.append(" ".join(f"{np.float64(v).view(np.uint64):016x}" for v in values))
+    return rows
+
+
+def check_spawned_as_documented(probe: Callable[..., str]) -> None:
+    """The port's spawn is docs/ports.md's, bit for bit: the same seed starts every port's
+    agents alike without start.txt."""
+    assert [row.strip() for row in probe("spawned").splitlines()] == spawned_reference()
 
 
 def check_edit(probe: Callable[..., str]) -> None:

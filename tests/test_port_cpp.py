@@ -22,6 +22,7 @@ from port_support import (
     check_frame_rate,
     check_group_subset,
     check_spawn,
+    check_spawned_as_documented,
     conformance,
     need,
     reference,
@@ -66,6 +67,10 @@ def test_the_run_does_not_depend_on_the_frame_rate(probe):
 
 def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(probe):
     check_spawn(probe)
+
+
+def test_the_spawn_is_the_one_every_port_shares(probe):
+    check_spawned_as_documented(probe)
 
 
 def test_edited_parameters_act_from_the_next_step(probe):

@@ -5,6 +5,8 @@
 //   mono probe.exe framerate                steps compared at 144, 24 fps and jittery frames
 //   mono probe.exe spawn                    spawn: inside the margin, unit headings, seeded
 //   mono probe.exe edit                     the fastest speed after maxSpeed = 5, one step on
+//   mono probe.exe spawned                  per agent of FiveMethods(), spawned: position,
+//                                           velocity, heading, target as hex doubles
 //   mono probe.exe crlf START               "same" if START read with \r\n line ends runs alike
 
 using System;
@@ -33,6 +35,8 @@ namespace Wander3d
                 output.Append(FrameRate());
             else if (args[0] == "spawn")
                 output.Append(Spawn());
+            else if (args[0] == "spawned")
+                output.Append(Spawned());
             else if (args[0] == "edit")
                 output.Append(Edit().ToString("R", CultureInfo.InvariantCulture));
             else if (args[0] == "crlf")
@@ -88,7 +92,8 @@ namespace Wander3d
         /// The words that hold: inside (spawned inside the margin), unit (unit headings), same
         /// (a second flock of the seed is equal), differs (another seed's is not), stays (in
         /// the box after 60 s).
-        static string Spawn()
+        /// The default scene with 30 agents of each method, vertical 0.4, default parameters.
+        static SceneSpec FiveMethods()
         {
             SceneSpec scene = Scene.Create();
             var methods = (WanderMethod[])Enum.GetValues(typeof(WanderMethod));
@@ -98,6 +103,26 @@ namespace Wander3d
                 var p = new GroupParams { Method = methods[m], Vertical = 0.4 };
                 scene.Groups[m] = new GroupSpec { Name = methods[m].ToString(), Count = 30, Params = p };
             }
+            return scene;
+        }
+
+        static string Spawned()
+        {
+            var flock = new Flock(FiveMethods());
+            var text = new StringBuilder();
+            for (int i = 0; i < flock.Count; i++)
+            {
+                foreach (double[] v in new[] { flock.Position, flock.Velocity, flock.Heading, flock.Target })
+                    for (int c = 0; c < 3; c++)
+                        text.Append(BitConverter.DoubleToInt64Bits(v[3 * i + c]).ToString("x16")).Append(' ');
+                text.Append('\n');
+            }
+            return text.ToString();
+        }
+
+        static string Spawn()
+        {
+            SceneSpec scene = FiveMethods();
             Flock a = new Flock(scene), b = new Flock(scene);
             scene.Seed = 8;
             var other = new Flock(scene);

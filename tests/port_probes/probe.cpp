@@ -6,6 +6,8 @@
 //   probe framerate                steps compared at 144, 24 fps and jittery frames
 //   probe spawn                    spawn: inside the margin, unit headings, seeded
 //   probe edit                     the fastest speed after maxSpeed = 5, one step on
+//   probe spawned                  per agent of fiveMethods(), spawned: position, velocity,
+//                                  heading, target as hex doubles
 //   probe crlf START               "same" if START read with \r\n line ends runs alike
 
 #define main conformance_main
@@ -58,7 +60,8 @@ std::string frameRate() {
            " mid " + text;
 }
 
-std::string spawn() {
+/// The default scene with 30 agents of each method, vertical 0.4, default parameters.
+wander3d::SceneSpec fiveMethods() {
     using wander3d::Method;
     wander3d::SceneSpec scene = wander3d::scene();
     scene.groups.clear();
@@ -70,6 +73,29 @@ std::string spawn() {
         g.params.vertical = 0.4;
         scene.groups.push_back(g);
     }
+    return scene;
+}
+
+std::string spawned() {
+    wander3d::Flock flock(fiveMethods());
+    std::string text;
+    for (int i = 0; i < flock.count; i++) {
+        for (const std::vector<double>* v : {&flock.position, &flock.velocity, &flock.heading,
+                                             &flock.target})
+            for (int c = 0; c < 3; c++) {
+                unsigned long long bits;
+                std::memcpy(&bits, &(*v)[3 * i + c], 8);
+                char hex[20];
+                std::snprintf(hex, sizeof hex, "%016llx ", bits);
+                text += hex;
+            }
+        text += '\n';
+    }
+    return text;
+}
+
+std::string spawn() {
+    wander3d::SceneSpec scene = fiveMethods();
     wander3d::Flock a(scene), b(scene);
     scene.seed = 8;
     wander3d::Flock other(scene);
@@ -144,6 +170,8 @@ int main(int argc, char** argv) {
         out = frameRate();
     } else if (argc == 2 && std::strcmp(argv[1], "spawn") == 0) {
         out = spawn();
+    } else if (argc == 2 && std::strcmp(argv[1], "spawned") == 0) {
+        out = spawned();
     } else if (argc == 2 && std::strcmp(argv[1], "edit") == 0) {
         out = edit();
     } else if (argc == 3 && std::strcmp(argv[1], "crlf") == 0) {

@@ -780,7 +780,8 @@ public:
             angles[2 * i] = angle ? yaw : 0.0;
             angles[2 * i + 1] = angle ? pitch : 0.0;
             for (int k = 0; k < 2; k++) {
-                noiseKeys[2 * i + k] = stream::hashAt(key, 9 + k) >> 1;  // below 2^63, as the engine's
+                // Below 2^63, as the engine draws them: the top bit cleared.
+                noiseKeys[2 * i + k] = stream::hashAt(key, 9 + k) & 0x7FFFFFFFFFFFFFFFull;
                 noisePhase[2 * i + k] = stream::uniform(key, 11 + k) * 1024.0;
             }
             seekTimer[i] = stream::uniform(key, 13) * p.interval;

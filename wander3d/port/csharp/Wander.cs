@@ -1024,7 +1024,8 @@ namespace Wander3d
                 angles[2 * i + 1] = angle ? pitch : 0.0;
                 for (int k = 0; k < 2; k++)
                 {
-                    noiseKeys[2 * i + k] = RandomStream.HashAt(key, 9 + k) >> 1; // below 2^63, as the engine's
+                    // Below 2^63, as the engine draws them: the top bit cleared.
+                    noiseKeys[2 * i + k] = RandomStream.HashAt(key, 9 + k) & 0x7FFFFFFFFFFFFFFFUL;
                     noisePhase[2 * i + k] = RandomStream.Uniform(key, 11 + k) * 1024.0;
                 }
                 seekTimer[i] = RandomStream.Uniform(key, 13) * p.Interval;
