@@ -274,6 +274,19 @@ def check_spawned_as_documented(probe: Callable[..., str]) -> None:
     assert [row.strip() for row in probe("spawned").splitlines()] == spawned_reference()
 
 
+def check_set_method(probe: Callable[..., str]) -> None:
+    """Switching a group's method (to angle, noise, random, seek, sphere, noise, angle) keeps
+    each target where it is between the sphere methods; to seek, the point sought is the
+    target clipped into the margin; from seek, the target is the sphere's point nearest it."""
+    words = probe("switch").split()
+    found = dict(zip(words[::2], words[1::2], strict=True))
+    assert found["inside"] == "yes" and found["method"] == "angle", found
+    for method in ("angle", "noise", "random"):
+        assert float(found[method]) < 1e-9, found
+    assert float(found["seek"]) < 30.0, found
+    assert float(found["aligned"]) > 1 - 1e-9, found
+
+
 def check_edit(probe: Callable[..., str]) -> None:
     """A parameter edited between steps (max speed 40 -> 5) acts from the next step."""
     assert float(probe("edit")) <= 5.0 + 1e-9

@@ -21,6 +21,7 @@ from port_support import (
     check_formatting,
     check_frame_rate,
     check_group_subset,
+    check_set_method,
     check_spawn,
     check_spawned_as_documented,
     conformance,
@@ -84,6 +85,10 @@ def test_spawned_agents_start_inside_the_margin_and_stay_in_the_box(probe):
 
 def test_the_spawn_is_the_one_every_port_shares(probe):
     check_spawned_as_documented(probe)
+
+
+def test_switching_method_keeps_each_target_where_it_is(probe):
+    check_set_method(probe)
 
 
 def test_edited_parameters_act_from_the_next_step(probe):

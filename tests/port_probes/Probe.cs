@@ -7,6 +7,8 @@
 //   mono probe.exe edit                     the fastest speed after maxSpeed = 5, one step on
 //   mono probe.exe spawned                  per agent of FiveMethods(), spawned: position,
 //                                           velocity, heading, target as hex doubles
+//   mono probe.exe switch                   SetMethod through every method: how far targets
+//                                           moved per method, alignment from seek, inside, method
 //   mono probe.exe crlf START               "same" if START read with \r\n line ends runs alike
 
 using System;
@@ -37,6 +39,8 @@ namespace Wander3d
                 output.Append(Spawn());
             else if (args[0] == "spawned")
                 output.Append(Spawned());
+            else if (args[0] == "switch")
+                output.Append(Switch());
             else if (args[0] == "edit")
                 output.Append(Edit().ToString("R", CultureInfo.InvariantCulture));
             else if (args[0] == "crlf")
@@ -154,6 +158,61 @@ namespace Wander3d
             if (differs) words.Append("differs ");
             if (stays) words.Append("stays");
             return words.ToString().Trim();
+        }
+
+        static string Switch()
+        {
+            var flock = new Flock(Small(40));
+            flock.Advance(120);
+            var moved = new System.Collections.Generic.SortedDictionary<string, double>();
+            double aligned = 1.0;
+            WanderMethod[] order =
+            {
+                WanderMethod.Angle, WanderMethod.Noise, WanderMethod.Random, WanderMethod.Seek,
+                WanderMethod.Sphere, WanderMethod.Noise, WanderMethod.Angle,
+            };
+            foreach (WanderMethod method in order)
+            {
+                var before = (double[])flock.Target.Clone();
+                bool fromSeek = flock.Groups[0].Params.Method == WanderMethod.Seek;
+                flock.SetMethod(0, method);
+                double worst = 0.0;
+                for (int i = 0; i < flock.Count; i++)
+                {
+                    int j = 3 * i;
+                    double[] d = new double[3], t = new double[3], b = new double[3];
+                    double cx, cy, cz;
+                    flock.WanderSphere(i, out cx, out cy, out cz);
+                    double[] c = { cx, cy, cz };
+                    for (int a = 0; a < 3; a++)
+                    {
+                        d[a] = flock.Target[j + a] - before[j + a];
+                        t[a] = flock.Target[j + a] - c[a];
+                        b[a] = before[j + a] - c[a];
+                    }
+                    worst = Math.Max(worst, Norm(d));
+                    if (fromSeek) // the sphere's point nearest the point sought
+                        aligned = Math.Min(aligned, (t[0] * b[0] + t[1] * b[1] + t[2] * b[2]) / (Norm(t) * Norm(b)));
+                }
+                string name = method.ToString().ToLowerInvariant();
+                moved[name] = moved.ContainsKey(name) ? Math.Max(moved[name], worst) : worst;
+                flock.Advance(60);
+            }
+            bool inside = true;
+            for (int j = 0; j < flock.Position.Length; j++)
+                inside &= flock.Position[j] >= flock.Low[j % 3] && flock.Position[j] <= flock.High[j % 3];
+            var text = new StringBuilder();
+            foreach (var entry in moved)
+                text.Append(entry.Key).Append(' ').Append(entry.Value.ToString("R", CultureInfo.InvariantCulture)).Append(' ');
+            text.Append("aligned ").Append(aligned.ToString("R", CultureInfo.InvariantCulture));
+            text.Append(" inside ").Append(inside ? "yes" : "no");
+            text.Append(" method ").Append(flock.Groups[0].Params.Method.ToString().ToLowerInvariant());
+            return text.ToString();
+        }
+
+        static double Norm(double[] v)
+        {
+            return Math.Sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         }
 
         static string Crlf(string start)

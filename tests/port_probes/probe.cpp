@@ -8,6 +8,8 @@
 //   probe edit                     the fastest speed after maxSpeed = 5, one step on
 //   probe spawned                  per agent of fiveMethods(), spawned: position, velocity,
 //                                  heading, target as hex doubles
+//   probe switch                   setMethod through every method: how far targets moved
+//                                  per method, alignment from seek, inside, method
 //   probe crlf START               "same" if START read with \r\n line ends runs alike
 
 #define main conformance_main
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <map>
 
 namespace {
 
@@ -123,6 +126,54 @@ std::string spawn() {
     return words;
 }
 
+double norm(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+std::string number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
+
+std::string switchMethods() {
+    using wander3d::Method;
+    wander3d::Flock flock(small(40));
+    flock.advance(120);
+    const char* names[] = {"sphere", "angle", "noise", "seek", "random"};
+    std::map<std::string, double> moved;
+    double aligned = 1.0;
+    for (Method method : {Method::Angle, Method::Noise, Method::Random, Method::Seek,
+                          Method::Sphere, Method::Noise, Method::Angle}) {
+        std::vector<double> before = flock.target;
+        bool fromSeek = flock.groups[0].params.method == Method::Seek;
+        flock.setMethod(0, method);
+        double worst = 0.0;
+        for (int i = 0; i < flock.count; i++) {
+            const int j = 3 * i;
+            double c[3], d[3], t[3], b[3];
+            flock.wanderSphere(i, c[0], c[1], c[2]);
+            for (int a = 0; a < 3; a++) {
+                d[a] = flock.target[j + a] - before[j + a];
+                t[a] = flock.target[j + a] - c[a];
+                b[a] = before[j + a] - c[a];
+            }
+            worst = std::max(worst, norm(d));
+            if (fromSeek)  // the sphere's point nearest the point sought
+                aligned = std::min(aligned, (t[0] * b[0] + t[1] * b[1] + t[2] * b[2]) / (norm(t) * norm(b)));
+        }
+        std::string name = names[static_cast<int>(method)];
+        moved[name] = moved.count(name) ? std::max(moved[name], worst) : worst;
+        flock.advance(60);
+    }
+    bool inside = true;
+    for (std::size_t j = 0; j < flock.position.size(); j++)
+        inside = inside && flock.position[j] >= flock.low[j % 3] && flock.position[j] <= flock.high[j % 3];
+    std::string text;
+    for (const auto& entry : moved) text += entry.first + " " + number(entry.second) + " ";
+    text += "aligned " + number(aligned) + " inside " + (inside ? "yes" : "no") + " method " +
+            names[static_cast<int>(flock.groups[0].params.method)];
+    return text;
+}
+
 std::string crlf(const std::string& start) {
     std::string windows;
     for (char c : start) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
@@ -172,6 +223,8 @@ int main(int argc, char** argv) {
         out = spawn();
     } else if (argc == 2 && std::strcmp(argv[1], "spawned") == 0) {
         out = spawned();
+    } else if (argc == 2 && std::strcmp(argv[1], "switch") == 0) {
+        out = switchMethods();
     } else if (argc == 2 && std::strcmp(argv[1], "edit") == 0) {
         out = edit();
     } else if (argc == 3 && std::strcmp(argv[1], "crlf") == 0) {

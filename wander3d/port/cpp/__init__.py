@@ -161,8 +161,9 @@ agent interpolated between its last two steps. 30 fps, 144 fps or a hitch: the s
 ## Parameters
 
 Each group's parameters are `flock.groups[g].params` (a `GroupParams`), named after the scene
-file's keys; change them at any time and they act from the next step. `method` can change too;
-the new method starts from its stored state, so the target may jump once.
+file's keys; change them at any time and they act from the next step. Change the method with
+`flock.setMethod(g, wander3d::Method::Noise)`: each agent's target stays where it is and the new
+method continues from there (as in wander3d's app).
 
 {parameters}
 ## Debug drawing: the wander sphere and target

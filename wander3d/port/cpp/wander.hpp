@@ -561,6 +561,20 @@ inline void perpendicular(double ax, double ay, double az, double& x, double& y,
     z = pz / n;
 }
 
+/// The level side of unit heading h (h x up, normalised), or any perpendicular for a vertical
+/// heading.
+inline void levelSide(double hx, double hy, double hz, double& x, double& y, double& z) {
+    double sx = -hz, sz = hx;
+    double level = std::sqrt(sx * sx + sz * sz);
+    if (level > 1e-9) {
+        x = sx / level;
+        y = 0.0;
+        z = sz / level;
+    } else {
+        perpendicular(hx, hy, hz, x, y, z);
+    }
+}
+
 /// v rotated in place by the minimal rotation taking unit a onto unit b (parallel transport;
 /// Rodrigues' formula without a normalised axis).
 inline void transport(double& vx, double& vy, double& vz, double ax, double ay, double az,
@@ -742,7 +756,7 @@ public:
         std::fill(gradients.begin(), gradients.end(), NAN);  // the noise keys change
         for (int i = 0; i < count; i++) {
             const GroupParams& p = groups[groupOf[i]].params;
-            std::uint64_t key = stream::mix(agentKeys[i] ^ SPAWN_SALT);
+            std::uint64_t key = spawnKey(i);
             for (int a = 0; a < 3; a++) {
                 double lo = low[a] + margin;
                 double span = high[a] - margin - lo;
@@ -764,15 +778,8 @@ public:
             hz /= h;
             set3(heading, i, hx, hy, hz);
             set3(velocity, i, hx * p.initialSpeed, hy * p.initialSpeed, hz * p.initialSpeed);
-            // The level side (heading x up), or any perpendicular for a vertical heading.
-            double sx = -hz, sy = 0.0, sz = hx;
-            double level = std::sqrt(sx * sx + sz * sz);
-            if (level > 1e-9) {
-                sx /= level;
-                sz /= level;
-            } else {
-                frame::perpendicular(hx, hy, hz, sx, sy, sz);
-            }
+            double sx, sy, sz;
+            frame::levelSide(hx, hy, hz, sx, sy, sz);
             set3(side, i, sx, sy, sz);
             double yaw = (2.0 * stream::uniform(key, 6) - 1.0) * frame::PI;
             double pitch = (2.0 * stream::uniform(key, 7) - 1.0) * frame::HALF_PI * p.vertical;
@@ -800,6 +807,79 @@ public:
             set3(wander, i, wx, wy, wz);
         }
         restart();
+    }
+
+    /// Switch group g to wander method, each agent continuing from where its target is now (as
+    /// wander3d's app does): the wander direction keeps pointing where it did (from seek: from
+    /// the sphere's centre to the point sought); angle and noise measure its yaw and pitch in a
+    /// fresh level frame (noise: new curves, offset to pass through it); seek seeks the shown
+    /// target, kept inside the margin. New random draws come from the agent's spawn stream at
+    /// the current step. Setting params.method directly switches without this care (the
+    /// target may jump once).
+    void setMethod(int g, Method method) {
+        const Group& group = groups[static_cast<std::size_t>(g)];
+        GroupParams& p = groups[static_cast<std::size_t>(g)].params;
+        const Method old = p.method;
+        if (method == old) return;
+        const double t = static_cast<double>(stepCount) * dt * p.frequency;
+        for (int i = group.first; i < group.first + group.count; i++) {
+            const int i3 = 3 * i;
+            const double px = position[i3], py = position[i3 + 1], pz = position[i3 + 2];
+            const double hx = heading[i3], hy = heading[i3 + 1], hz = heading[i3 + 2];
+            double wx = wander[i3], wy = wander[i3 + 1], wz = wander[i3 + 2];
+            if (old == Method::Seek) {
+                wx = seekPoint[i3] - (px + hx * p.distance);
+                wy = seekPoint[i3 + 1] - (py + hy * p.distance);
+                wz = seekPoint[i3 + 2] - (pz + hz * p.distance);
+            }
+            double w = std::sqrt(wx * wx + wy * wy + wz * wz);
+            if (w > TINY) {
+                wx /= w;
+                wy /= w;
+                wz /= w;
+            } else {
+                wx = hx;
+                wy = hy;
+                wz = hz;
+            }
+            set3(wander, i, wx, wy, wz);
+            const std::uint64_t key = stream::streamKey(spawnKey(i), stepCount);
+            if (method == Method::Angle || method == Method::Noise) {
+                double sx, sy, sz, pitch;
+                frame::levelSide(hx, hy, hz, sx, sy, sz);
+                set3(side, i, sx, sy, sz);
+                double yaw = frame::anglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, pitch);
+                if (method == Method::Angle) {
+                    angles[2 * i] = yaw;
+                    angles[2 * i + 1] = pitch;
+                } else {
+                    for (int k = 0; k < 2; k++) {
+                        noiseKeys[2 * i + k] = stream::hashAt(key, 1 + k) & 0x7FFFFFFFFFFFFFFFull;
+                        noisePhase[2 * i + k] = stream::uniform(key, 3 + k) * 1024.0;
+                    }
+                    std::fill(&gradients[12 * i], &gradients[12 * i] + 12, NAN);
+                    double curvePitch, offsetPitch;
+                    double curveYaw = frame::noiseAngles(noiseKeys[2 * i], noiseKeys[2 * i + 1],
+                                                         noisePhase[2 * i], noisePhase[2 * i + 1], t,
+                                                         p.vertical, 0.0, 0.0, &gradients[12 * i],
+                                                         curvePitch);
+                    angles[2 * i] = frame::shiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch,
+                                                        offsetPitch);
+                    angles[2 * i + 1] = offsetPitch;
+                }
+            } else if (method == Method::Seek) {
+                for (int a = 0; a < 3; a++) {
+                    double shown = old == Method::Seek ? seekPoint[i3 + a]
+                                                       : position[i3 + a] + heading[i3 + a] * p.distance +
+                                                             wander[i3 + a] * p.radius;
+                    seekPoint[i3 + a] = detmath::min(high[a] - margin, detmath::max(low[a] + margin, shown));
+                }
+                seekTimer[i] = stream::uniform(key, 5) * p.interval;
+            }
+            held[i] = -1;
+        }
+        p.method = method;
+        placeTargets();
     }
 
     /// Advance by a frame of frameSeconds (capped at MAX_FRAME_SECONDS): as many fixed steps
@@ -860,7 +940,7 @@ private:
     static constexpr double PITCH_SPREAD = 0.7;  // rad: the angle method's pitch spread at vertical 1
     static constexpr double LEVEL_SECONDS = 0.14;  // s: at most this often the side is pulled level
     static constexpr double TINY = 1e-12;
-    static constexpr std::uint64_t SPAWN_SALT = 0x2545F4914F6CDD1Dull;  // the port's own spawn stream
+    static constexpr std::uint64_t SPAWN_SALT = 0x2545F4914F6CDD1Dull;  // the port's own draws' stream
 
     std::vector<double> side;
     std::vector<double> wander;
@@ -916,6 +996,9 @@ private:
         }
     };
     std::vector<Constants> constants;  // per group, refreshed by each advance
+
+    /// Agent i's spawn stream key (the port's own draws: spawn, setMethod).
+    std::uint64_t spawnKey(int i) const { return stream::mix(agentKeys[i] ^ SPAWN_SALT); }
 
     static std::uint64_t hex(const std::string& text) {
         return std::strtoull(text.c_str(), nullptr, 16);

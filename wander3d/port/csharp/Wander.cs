@@ -728,6 +728,22 @@ namespace Wander3d
             z = pz / n;
         }
 
+        /// <summary>The level side of unit heading h (h x up, normalised), or any
+        /// perpendicular for a vertical heading.</summary>
+        public static void LevelSide(double hx, double hy, double hz, out double x, out double y, out double z)
+        {
+            double sx = -hz, sz = hx;
+            double level = Math.Sqrt(sx * sx + sz * sz);
+            if (level > 1e-9)
+            {
+                x = sx / level;
+                y = 0.0;
+                z = sz / level;
+            }
+            else
+                Perpendicular(hx, hy, hz, out x, out y, out z);
+        }
+
         /// <summary>v rotated by the minimal rotation taking unit a onto unit b, in place
         /// (parallel transport; Rodrigues' formula without a normalised axis).</summary>
         public static void Transport(
@@ -847,7 +863,7 @@ namespace Wander3d
         const double PitchSpread = 0.7; // rad: the angle method's pitch spread at vertical 1
         const double LevelSeconds = 0.14; // s: at most this often the side vector is pulled level
         const double Tiny = 1e-12;
-        const ulong SpawnSalt = 0x2545F4914F6CDD1DUL; // the port's own spawn stream
+        const ulong SpawnSalt = 0x2545F4914F6CDD1DUL; // the port's own draws' stream
 
         public readonly uint Seed;
         public readonly double Dt;
@@ -982,7 +998,7 @@ namespace Wander3d
             for (int i = 0; i < Count; i++)
             {
                 GroupParams p = Groups[GroupOf[i]].Params;
-                ulong key = RandomStream.Mix(agentKeys[i] ^ SpawnSalt);
+                ulong key = SpawnKey(i);
                 for (int a = 0; a < 3; a++)
                 {
                     double low = Low[a] + Margin;
@@ -1006,16 +1022,8 @@ namespace Wander3d
                 hz /= h;
                 Set3(Heading, i, hx, hy, hz);
                 Set3(Velocity, i, hx * p.InitialSpeed, hy * p.InitialSpeed, hz * p.InitialSpeed);
-                // The level side (heading x up), or any perpendicular for a vertical heading.
-                double sx = -hz, sy = 0.0, sz = hx;
-                double level = Math.Sqrt(sx * sx + sz * sz);
-                if (level > 1e-9)
-                {
-                    sx /= level;
-                    sz /= level;
-                }
-                else
-                    Frame.Perpendicular(hx, hy, hz, out sx, out sy, out sz);
+                double sx, sy, sz;
+                Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
                 Set3(side, i, sx, sy, sz);
                 double yaw = (2.0 * RandomStream.Uniform(key, 6) - 1.0) * Frame.Pi;
                 double pitch = (2.0 * RandomStream.Uniform(key, 7) - 1.0) * Frame.HalfPi * p.Vertical;
@@ -1053,6 +1061,112 @@ namespace Wander3d
                 Set3(wander, i, wx, wy, wz);
             }
             Restart();
+        }
+
+        /// <summary>
+        /// Switch group g to wander method, each agent continuing from where its target is now
+        /// (as wander3d's app does): the wander direction keeps pointing where it did (from
+        /// seek: from the sphere's centre to the point sought); angle and noise measure its yaw
+        /// and pitch in a fresh level frame (noise: new curves, offset to pass through it); seek
+        /// seeks the shown target, kept inside the margin. New random draws come from the
+        /// agent's spawn stream at the current step. Setting Params.Method directly switches
+        /// without this care (the target may jump once).
+        /// </summary>
+        public void SetMethod(int g, WanderMethod method)
+        {
+            Group group = Groups[g];
+            GroupParams p = group.Params;
+            WanderMethod old = p.Method;
+            if (method == old)
+                return;
+            double t = StepCount * Dt * p.Frequency;
+            for (int i = group.First; i < group.First + group.Count; i++)
+            {
+                int i3 = 3 * i;
+                double px = Position[i3], py = Position[i3 + 1], pz = Position[i3 + 2];
+                double hx = Heading[i3], hy = Heading[i3 + 1], hz = Heading[i3 + 2];
+                double wx = wander[i3], wy = wander[i3 + 1], wz = wander[i3 + 2];
+                if (old == WanderMethod.Seek)
+                {
+                    wx = seekPoint[i3] - (px + hx * p.Distance);
+                    wy = seekPoint[i3 + 1] - (py + hy * p.Distance);
+                    wz = seekPoint[i3 + 2] - (pz + hz * p.Distance);
+                }
+                double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
+                if (w > Tiny)
+                {
+                    wx /= w;
+                    wy /= w;
+                    wz /= w;
+                }
+                else
+                {
+                    wx = hx;
+                    wy = hy;
+                    wz = hz;
+                }
+                Set3(wander, i, wx, wy, wz);
+                ulong key = RandomStream.StreamKey(SpawnKey(i), StepCount);
+                if (method == WanderMethod.Angle || method == WanderMethod.Noise)
+                {
+                    double sx, sy, sz, pitch;
+                    Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
+                    Set3(side, i, sx, sy, sz);
+                    double yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
+                    if (method == WanderMethod.Angle)
+                    {
+                        angles[2 * i] = yaw;
+                        angles[2 * i + 1] = pitch;
+                    }
+                    else
+                    {
+                        for (int k = 0; k < 2; k++)
+                        {
+                            noiseKeys[2 * i + k] = RandomStream.HashAt(key, 1 + k) & 0x7FFFFFFFFFFFFFFFUL;
+                            noisePhase[2 * i + k] = RandomStream.Uniform(key, 3 + k) * 1024.0;
+                        }
+                        for (int j = 12 * i; j < 12 * i + 12; j++)
+                            gradients[j] = double.NaN;
+                        double curvePitch, offsetPitch;
+                        double curveYaw = Frame.NoiseAngles(
+                            noiseKeys[2 * i],
+                            noiseKeys[2 * i + 1],
+                            noisePhase[2 * i],
+                            noisePhase[2 * i + 1],
+                            t,
+                            p.Vertical,
+                            0.0,
+                            0.0,
+                            gradients,
+                            12 * i,
+                            out curvePitch
+                        );
+                        angles[2 * i] = Frame.ShiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch, out offsetPitch);
+                        angles[2 * i + 1] = offsetPitch;
+                    }
+                }
+                else if (method == WanderMethod.Seek)
+                {
+                    for (int a = 0; a < 3; a++)
+                    {
+                        double shown =
+                            old == WanderMethod.Seek
+                                ? seekPoint[i3 + a]
+                                : Position[i3 + a] + Heading[i3 + a] * p.Distance + wander[i3 + a] * p.Radius;
+                        seekPoint[i3 + a] = DetMath.Min(High[a] - Margin, DetMath.Max(Low[a] + Margin, shown));
+                    }
+                    seekTimer[i] = RandomStream.Uniform(key, 5) * p.Interval;
+                }
+                held[i] = -1;
+            }
+            p.Method = method;
+            PlaceTargets();
+        }
+
+        /// <summary>Agent i's spawn stream key (the port's own draws: spawn, SetMethod).</summary>
+        ulong SpawnKey(int i)
+        {
+            return RandomStream.Mix(agentKeys[i] ^ SpawnSalt);
         }
 
         /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>

@@ -197,8 +197,8 @@ agent interpolated between its last two steps. 30 fps, 144 fps or a hitch: the s
 
 Each group's parameters are `flock.Groups[g].Params` (a `GroupParams`), named after the scene
 file's keys; change them at any time (from the Inspector, a game state) and they act from the
-next step. `Method` can change too; the new method starts from its stored state, so the target
-may jump once.
+next step. Change the method with `flock.SetMethod(g, WanderMethod.Noise)`: each agent's target
+stays where it is and the new method continues from there (as in wander3d's app).
 
 {parameters}
 ## Debug drawing: the wander sphere and target
