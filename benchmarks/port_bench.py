@@ -1,10 +1,11 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
-    python benchmarks/port_bench.py [--agents 1000] [--langs js]
+    python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
-is the best of 5 timed batches of 120 steps (agent-steps per second). Also printed: the
+is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
+0.2 s at least, as Mono counts CPU time in 10 ms ticks). Also printed: the
 milliseconds one step of 1,000 agents takes in the port, a game's cost per frame at 60 steps
 a second. Timing happens inside each process, so start-up and compiling are not counted, and
 in the process's CPU time, so other work on a shared machine does not stretch it.
@@ -43,6 +44,63 @@ for (let b = 0; b < %(batches)d; b++) {
 console.log(best);
 """
 
+CS_BENCH = """
+using System;
+using System.Diagnostics;
+using System.IO;
+using Wander3d;
+
+static class Bench
+{
+    static void Main()
+    {
+        var flock = new Flock(Scene.Create(), File.ReadAllText("start.txt"));
+        flock.Advance(%(warmup)d);
+        double best = 0.0;
+        for (int b = 0; b < %(batches)d; b++)
+        {
+            // Mono counts process CPU time in 10 ms ticks: repeat the batch for 0.2 s at least.
+            TimeSpan start = Process.GetCurrentProcess().TotalProcessorTime;
+            double used, steps = 0.0;
+            do
+            {
+                flock.Advance(%(steps)d);
+                steps += %(steps)d;
+                used = (Process.GetCurrentProcess().TotalProcessorTime - start).TotalSeconds;
+            } while (used < 0.2);
+            best = Math.Max(best, flock.Count * steps / used);
+        }
+        Console.WriteLine(best.ToString(System.Globalization.CultureInfo.InvariantCulture));
+    }
+}
+"""
+
+CPP_BENCH = """
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include "wander.hpp"
+
+int main() {
+    std::ifstream file("start.txt");
+    std::stringstream text;
+    text << file.rdbuf();
+    wander3d::Flock flock(wander3d::scene());
+    if (!flock.loadStart(text.str())) return 1;
+    flock.advance(%(warmup)d);
+    double best = 0.0;
+    for (int b = 0; b < %(batches)d; b++) {
+        std::clock_t start = std::clock();  // the process's CPU time
+        flock.advance(%(steps)d);
+        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+        best = std::max(best, flock.count * %(steps)d.0 / used);
+    }
+    std::printf("%%.17g\\n", best);
+}
+"""
+
 
 def scene_of(method: str, agents: int) -> Scene:
     """One group of `agents` agents of `method` in the default box."""
@@ -71,8 +129,32 @@ def js_rate(folder: Path) -> float:
     return float(done.stdout)
 
 
+def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
+    """Write timing program `name` beside the core, build it, run it; the rate it prints."""
+    text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
+    (folder / name).write_text(text)
+    subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
+    done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def csharp_rate(folder: Path) -> float:
+    # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
+    build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
+    return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+
+
+def cpp_rate(folder: Path) -> float:
+    build = ["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-o", "bench", "bench.cpp"]
+    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
+
+
 #: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {"js": ("node", js_rate)}
+RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {
+    "js": ("node", js_rate),
+    "csharp": ("mono", csharp_rate),
+    "cpp": ("g++", cpp_rate),
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,6 +49,9 @@ die() {
 #   x11-utils          xdpyinfo: vispy asks it for the screen's DPI and otherwise logs
 #                      "WARNING: could not determine DPI" for every canvas.
 #   nodejs             runs the JavaScript port's conformance driver (tests/test_port_js.py).
+#   mono-mcs mono-runtime
+#                      mcs and mono: build and run the C# port's driver (tests/test_port_csharp.py).
+#   g++                builds the C++ port's driver (tests/test_port_cpp.py; C++17, to_chars).
 SYSTEM_PACKAGES=(
     python3-venv
     xvfb xauth
@@ -58,6 +61,7 @@ SYSTEM_PACKAGES=(
     libglib2.0-0 libfontconfig1 libdbus-1-3
     fonts-dejavu-core x11-utils
     nodejs
+    mono-mcs mono-runtime g++
 )
 
 # dpkg's view of one package. Ubuntu 24.04 renamed some libraries for the 64-bit time_t

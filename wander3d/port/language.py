@@ -18,6 +18,8 @@ from .plan import PortError, PortPlan
 #: --lang value -> the subpackage that defines it.
 LANGUAGES: dict[str, str] = {
     "js": "wander3d.port.js",
+    "csharp": "wander3d.port.csharp",
+    "cpp": "wander3d.port.cpp",
 }
 
 BEGIN_MARK = "BEGIN SCENE"

@@ -48,7 +48,8 @@ def conformance_section(plan: PortPlan, command: str) -> str:
         f"{plan.scene.seed}, dt {plan.scene.dt:g} s) bit for bit. In this folder, with nothing "
         "but the language's own tools and wander3d:\n\n"
         "```sh\n"
-        f"{command.replace('DIR/', '').replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
+        # In the port's folder DIR is "." (./conformance: a bare name is no command).
+        f"{command.replace('DIR', '.').replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
         "wander3d run scene.toml --seconds 60 --sample-rate 10 --out ref.csv\n"
         "cmp out.csv ref.csv && echo identical\n"
         "```\n\n"

@@ -1,0 +1,317 @@
+"""Helpers for the port tests (tests/test_port_*.py): the scenes every port is checked on and
+the check itself, that a port's conformance driver prints what `wander3d run --out .csv` writes,
+byte for byte.
+
+A toolchain that is missing skips a port's tests on a developer's machine, naming what to
+install; in CI (the CI environment variable set) it fails them, so a port is never silently
+unchecked there.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pytest
+
+from wander3d.cli import main as wander3d_main
+from wander3d.engine import Simulation, kernel
+from wander3d.port import language, plan_port, write_port
+from wander3d.scene import load_scene
+from wander3d.scene.bundled import bundled_scenes
+
+#: Simulated seconds of every check (the issue asks for at least 60).
+SECONDS = 60.0
+
+#: Samples per simulated second, per bundled scene: 10, but the 30,000 agents of `swarm`
+#: every 5 s, so that its two CSVs stay about 35 MB.
+SAMPLE_RATES = {"swarm": 0.2}
+SAMPLE_RATE = 10.0
+
+BUNDLED = sorted(bundled_scenes())
+
+_METHODS = ("sphere", "angle", "noise", "seek", "random")
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _group(name: str, method: str, steering: str, vertical: float, **keys: float) -> str:
+    lines = [f"[[groups]]\nname = '{name}'\ncount = 6"]
+    lines += [f"{k} = {v!r}" for k, v in keys.items()]
+    lines.append(f'[groups.wander]\nmethod = "{method}"\nsteering = "{steering}"')
+    lines.append(f"vertical = {vertical!r}")
+    return "\n".join(lines) + "\n"
+
+
+def _every_method(header: str, vertical: float, **keys: float) -> str:
+    groups = [(m, s) for m in _METHODS for s in ("force", "desired")]
+    return header + "".join(
+        _group(f'{m} "{s}", vertical {vertical} (≤ 1)', m, s, vertical, **keys) for m, s in groups
+    )
+
+
+#: Scenes the tests write: every method x steering mode (vertical 0.35, and 0: level), heavy
+#: agents in a small box (they reach the walls and are reflected), no margin (only the
+#: reflection keeps agents in), dt 1/30, 1/120 and 1/20 (longer than the random hold). Group
+#: names hold a quote and a comma, which the CSV quotes, and a character beyond ASCII.
+WRITTEN = {
+    "methods": _every_method("[scene]\nseed = 11\n", 0.35),
+    "level": _every_method("[scene]\nseed = 12\n", 0.0),
+    "heavy-walls": _every_method(
+        "[scene]\nseed = 13\n[enclosure]\nmin = [-30.0, -20.0, -30.0]\n"
+        "max = [30.0, 20.0, 30.0]\nmargin = 4.0\n",
+        0.8,
+        mass=7.5,
+        max_force=25.0,
+        max_speed=55.0,
+    ),
+    "no-margin": _every_method("[scene]\nseed = 16\n[enclosure]\nmargin = 0.0\n", 1.0),
+    "dt-30": _every_method("[scene]\nseed = 14\ndt = 0.0333333\n", 0.6),
+    "dt-120": _every_method("[scene]\nseed = 15\ndt = 0.0083333\n", 1.0),
+    "dt-20": _every_method("[scene]\nseed = 17\ndt = 0.05\n", 0.5),
+}
+
+
+def need(*programs: str) -> None:
+    """Skip (fail in CI) unless every program is on the PATH."""
+    missing = [p for p in programs if shutil.which(p) is None]
+    if not missing:
+        return
+    what = f"{', '.join(missing)} not found (scripts/bootstrap.sh installs it)"
+    if os.environ.get("CI"):
+        pytest.fail(f"the port toolchain is missing in CI: {what}")
+    pytest.skip(what)
+
+
+def scene_file(tmp: Path, name: str) -> Path:
+    """The scene to port: a bundled one by name, or one of WRITTEN written into tmp."""
+    if name in WRITTEN:
+        path = tmp / f"{name}.toml"
+        path.write_text(WRITTEN[name])
+        return path
+    return bundled_scenes()[name]
+
+
+def write_port_of(scene: Path, lang: str, out: Path) -> Path:
+    """`wander3d port SCENE --lang LANG --out OUT`, in process; returns OUT."""
+    write_port(plan_port(load_scene(scene)), language(lang), out)
+    return out
+
+
+def reference(port: Path, seconds: float, rate: float) -> bytes:
+    """`wander3d run DIR/scene.toml --seconds S --sample-rate R --out ref.csv`'s file."""
+    out = port / "ref.csv"
+    status = wander3d_main(
+        ["run", str(port / "scene.toml"), "--seconds", str(seconds), "--sample-rate", str(rate),
+         "--out", str(out)]
+    )  # fmt: skip
+    assert status == 0
+    return out.read_bytes()
+
+
+def conformance(lang: str, port: Path, seconds: object, rate: object, cwd: Path) -> bytes:
+    """The port README's conformance command, run as a user types it (in a shell, from
+    another folder than the port's); the out.csv it writes. Its stderr in the failure."""
+    command = (
+        language(lang)
+        .conformance.replace("DIR", str(port))
+        .replace("SECONDS", str(seconds))
+        .replace("SAMPLE_RATE", str(rate))
+    )
+    done = subprocess.run(
+        command, shell=True, cwd=cwd, capture_output=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return (cwd / "out.csv").read_bytes()
+
+
+def assert_same_csv(ours: bytes, engine: bytes) -> None:
+    """Byte-identical CSVs; else the first differing line of each (the agent, the sample)."""
+    if ours == engine:
+        return
+    a, b = ours.split(b"\n"), engine.split(b"\n")
+    line = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    if line is None:
+        pytest.fail(f"the port wrote {len(a)} lines, the engine {len(b)}")
+    pytest.fail(f"line {line + 1} differs:\n  port:   {a[line]!r}\n  engine: {b[line]!r}")
+
+
+def reflected(scene: Path, seconds: float) -> int:
+    """How many wall reflections the engine counts in `seconds` of `scene`."""
+    spec = load_scene(scene).run_spec
+    sim = Simulation(spec, threads=1)
+    sim.step(round(seconds / spec.dt))
+    return int(sim.wall_reflections.sum())
+
+
+# ------------------------------------------------------------------ probes of a core's API
+#: Programs that exercise a core beyond its CSV (tests/port_probes/): number formatting, frame
+#: rates, spawning, edits, one question per run (see each file's header).
+PROBES = Path(__file__).resolve().parent / "port_probes"
+
+
+def _run(command: list[str], cwd: Path) -> str:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout.decode()
+
+
+def build_probe(
+    lang: str, folder: Path, probe: str, build: list[str], run: list[str]
+) -> Callable[..., str]:
+    """Build `lang`'s checked-in core and driver (the default scene's port) with the probe
+    file `probe` in `folder`; a function running the probe with arguments, giving its stdout."""
+    port = language(lang)
+    for name in (port.core, *port.sources):
+        if "/" not in name:  # the adapters need their engines
+            (folder / name).write_text(port.source(name))
+    shutil.copy(PROBES / probe, folder)
+    _run(build, folder)
+    return lambda *args: _run([*run, *args], folder)
+
+
+def check_formatting(probe: Callable[..., str], tmp: Path) -> None:
+    """The probe's numbers are Arrow's CSV writer's, for random float32 bits (subnormals and
+    extremes included), positions and velocities as runs have them, and doubles."""
+    rng = np.random.default_rng(3)
+    f32 = np.concatenate([
+        rng.integers(0, 2**32, 100_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        rng.uniform(-300, 300, 100_000).astype(np.float32),
+        np.float32([0.0, -0.0, 1e-7, 1e-6, 1e9, 1e10, 1048576.25, 1048576.75, 3.4028235e38,
+                    1e-45, 1.17549435e-38, 16777216.0, 2.0**-20, 0.1]),
+    ])  # fmt: skip
+    f32 = f32[np.isfinite(f32)]
+    f64 = np.concatenate([
+        rng.uniform(-1e3, 1e3, 50_000), np.arange(3000) * (7 / 60),
+        rng.integers(0, 2**63, 20_000, dtype=np.uint64).view(np.float64),
+        [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e16, 1e15, 0.1, -0.0],
+    ])  # fmt: skip
+    f64 = f64[np.isfinite(f64)]
+    f32.tofile(tmp / "f32.bin")
+    f64.tofile(tmp / "f64.bin")
+    ours = probe("format", str(tmp / "f32.bin"), str(tmp / "f64.bin")).split("\n")[:-1]
+    theirs = []
+    for values in (f32, f64):
+        buffer = io.BytesIO()
+        pacsv.write_csv(pa.table({"v": pa.array(values)}), buffer)
+        theirs += buffer.getvalue().decode().splitlines()[1:]
+    values = [*f32.tolist(), *f64.tolist()]
+    bad = [(v, o, t) for v, o, t in zip(values, ours, theirs, strict=True) if o != t]
+    assert not bad, bad[:5]
+
+
+def check_frame_rate(probe: Callable[..., str]) -> None:
+    """Runs at 144 fps, 24 fps and jittery frames with stalls meet at equal positions; alpha
+    stays in [0, 1) and interpolates between the last two steps."""
+    words = probe("framerate").split()
+    assert words[:2] == ["compared", words[1]] and int(words[1]) > 200, words
+    assert words[2:4] == ["alpha", "OK"], words
+    assert words[4] == "mid" and abs(float(words[5])) < 1e-9, words
+
+
+def check_spawn(probe: Callable[..., str]) -> None:
+    """The port's own spawn: inside the margin, unit headings, the same for the same seed and
+    not for another, and in the box after 60 s."""
+    assert probe("spawn").split() == ["inside", "unit", "same", "differs", "stays"]
+
+
+def spawned_reference() -> list[str]:
+    """The ports' own spawn of the probes' scene (the default box and seed, 30 agents of each
+    method at vertical 0.4), computed as docs/ports.md ("Start") describes it with the engine's
+    hash, draws and angle functions: per agent, position, velocity, heading and target as the
+    hex of their doubles. Every port spawns exactly this."""
+    low, high, margin, seed = (-100.0, -60.0, -100.0), (100.0, 60.0, 100.0), 15.0, 7
+    distance, radius, speed, vertical = 30.0, 12.0, 20.0, 0.4
+
+    def mix(x: int) -> np.uint64:  # the engine's hash, on uint64 in and out
+        return np.uint64(kernel.mix(np.uint64(x % 2**64)))
+
+    seed_key = int(mix(seed ^ 0x5DEECE66D))
+    rows = []
+    for i, method in enumerate(m for m in _METHODS for _ in range(30)):
+        k = mix(int(mix(seed_key ^ (i * _GOLDEN % 2**64))) ^ 0x2545F4914F6CDD1D)
+        a0 = [lo + margin for lo in low]
+        a1 = [(hi - margin) - a for hi, a in zip(high, a0, strict=True)]
+        position = [a0[a] + kernel.uniform(k, a) * a1[a] for a in range(3)]
+        seek = [a0[a] + kernel.uniform(k, 3 + a) * a1[a] for a in range(3)]
+        hx, hy, hz = kernel.in_unit_ball(k)
+        hy *= vertical
+        h = math.sqrt(hx * hx + hy * hy + hz * hz)
+        hx, hy, hz = hx / h, hy / h, hz / h
+        sx, sy, sz = -hz, 0.0, hx
+        level = math.sqrt(sx * sx + sz * sz)
+        sx, sz = sx / level, sz / level
+        yaw = (2.0 * kernel.uniform(k, 6) - 1.0) * math.pi
+        pitch = (2.0 * kernel.uniform(k, 7) - 1.0) * (math.pi / 2) * vertical
+        top = np.uint64(0x7FFFFFFFFFFFFFFF)
+        keys = np.array([mix(int(k) + (9 + j) * _GOLDEN) & top for j in (0, 1)])
+        phases = np.array([kernel.uniform(k, 11 + j) * 1024.0 for j in (0, 1)])
+        w = (hx, hy, hz)
+        if method == "angle":
+            w = kernel.direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz)
+        elif method == "noise":
+            angles = kernel.noise_angles(keys, phases, 0.0, vertical, 0.0, 0.0)
+            w = kernel.direction_from_angles(*angles, hx, hy, hz, sx, sy, sz)
+        heading = (hx, hy, hz)
+        target = seek if method == "seek" else [
+            position[a] + heading[a] * distance + w[a] * radius for a in range(3)
+        ]  # fmt: skip
+        values = [*position, *(x * speed for x in heading), *heading, *target]
+        rows.append(" ".join(f"{np.float64(v).view(np.uint64):016x}" for v in values))
+    return rows
+
+
+def check_spawned_as_documented(probe: Callable[..., str]) -> None:
+    """The port's spawn is docs/ports.md's, bit for bit: the same seed starts every port's
+    agents alike without start.txt."""
+    assert [row.strip() for row in probe("spawned").splitlines()] == spawned_reference()
+
+
+def check_set_method(probe: Callable[..., str]) -> None:
+    """Switching a group's method (to angle, noise, random, seek, sphere, noise, angle) keeps
+    each target where it is between the sphere methods; to seek, the point sought is the
+    target clipped into the margin; from seek, the target is the sphere's point nearest it."""
+    words = probe("switch").split()
+    found = dict(zip(words[::2], words[1::2], strict=True))
+    assert found["inside"] == "yes" and found["method"] == "angle", found
+    for method in ("angle", "noise", "random"):
+        assert float(found[method]) < 1e-9, found
+    assert float(found["seek"]) < 30.0, found
+    assert float(found["aligned"]) > 1 - 1e-9, found
+
+
+def check_edit(probe: Callable[..., str]) -> None:
+    """A parameter edited between steps (max speed 40 -> 5) acts from the next step."""
+    assert float(probe("edit")) <= 5.0 + 1e-9
+
+
+def check_crlf_start(probe: Callable[..., str], tmp: Path) -> None:
+    """start.txt with Windows line ends (a git checkout may make them) starts the same run."""
+    start = tmp / "start.txt"
+    start.write_text(plan_port(load_scene(bundled_scenes()["default"])).start)
+    assert probe("crlf", str(start)) == "same"
+
+
+def check_checked_in_core(lang: str) -> None:
+    """The checked-in core's scene block is the default scene's port: the file the tests
+    build is the file users get."""
+    port = language(lang)
+    plan = plan_port(load_scene(bundled_scenes()["default"]))
+    assert port.files(plan)[port.core] == port.source(port.core)
+
+
+def check_group_subset(lang: str, tmp: Path) -> None:
+    """`--group noise --group angle` ports the smaller scene, identical to its run."""
+    out = tmp / "port"
+    scene = load_scene(bundled_scenes()["compare"])
+    write_port(plan_port(scene, ["noise", "angle"]), language(lang), out)
+    ours = conformance(lang, out, SECONDS, 2.0, tmp)
+    assert_same_csv(ours, reference(out, SECONDS, 2.0))
+    assert {row.split(b",")[1] for row in ours.splitlines()[1:]} == {b'"angle"', b'"noise"'}
