@@ -158,6 +158,23 @@ def test_a_group_subset_ports_the_smaller_scene(node, tmp_path):
     assert {r.split(",")[1] for r in rows[1:]} == {'"angle"', '"noise"'}
 
 
+def test_a_start_file_with_windows_line_ends_starts_the_same_run(node, tmp_path):
+    """git's autocrlf may check start.txt out with CRLF line ends: the same run, not an error."""
+    path = tmp_path / "scene.toml"
+    path.write_text(every_method_scene(1 / 60))
+    conformance(node, path, tmp_path, 2.0)
+    start = tmp_path / "port" / "start.txt"
+    start.write_bytes(start.read_bytes().replace(b"\n", b"\r\n"))
+    crlf = tmp_path / "crlf.csv"
+    with crlf.open("w") as out:
+        done = subprocess.run(
+            [node, str(tmp_path / "port" / "conformance.mjs"), str(SECONDS), "2.0"],
+            stdout=out, stderr=subprocess.PIPE, text=True, timeout=240,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert_same_csv(crlf, tmp_path / "ref.csv")
+
+
 def test_the_checked_in_core_is_the_default_scenes_port():
     lang = language("js")
     plan = plan_port(load_scene(SCENES / "default.toml"))

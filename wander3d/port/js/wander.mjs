@@ -680,7 +680,8 @@ export class Flock {
 
   /** Read a start.txt: wander3d's exact starting state of this scene (docs/ports.md). */
   loadStart(text) {
-    const lines = text.split("\n");
+    // A git checkout on Windows may give start.txt "\r\n" line ends.
+    const lines = text.split(/\r?\n/);
     if (lines[0] !== "wander3d-start 1" || lines[1] !== `agents ${this.count}`) {
       throw new Error(`not a wander3d start of ${this.count} agents`);
     }
