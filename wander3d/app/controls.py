@@ -3,13 +3,12 @@
 The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and keys the
 window also uses as shortcuts, such as Right or Space) only while it has the keyboard focus.
 Values are shown exactly, with their unit; sliders are logarithmic for parameters that span
-decades.
+decades (the table of them: wander3d.scene.tunables).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from PyQt6.QtCore import QEvent, Qt, pyqtSignal
 from PyQt6.QtGui import QKeyEvent, QWheelEvent
@@ -23,8 +22,9 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from wander3d.engine import METHOD_KEYS, GroupParams
 from wander3d.scene import schema
+from wander3d.scene.tunables import PARAMS as PARAMS  # the panel's table, re-exported
+from wander3d.scene.tunables import ParamSpec
 
 #: Slider steps between a parameter's ends.
 SLIDER_STEPS = 1000
@@ -39,47 +39,6 @@ NAVIGATION_KEYS = frozenset(
         Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Space,
     )
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """A tunable parameter: a GroupParams field ("groups") or a WanderParams one.
-
-    lo, hi: the slider's default range (units of the parameter); a scene value beyond it
-    stretches it. log: the slider is logarithmic (for a parameter that spans decades; lo > 0).
-    """
-
-    key: str
-    table: str
-    label: str
-    lo: float
-    hi: float
-    log: bool = False
-
-
-PARAMS = {
-    p.key: p
-    for p in (
-        ParamSpec("distance", "groups.wander", "Distance", 0.0, 120.0),
-        ParamSpec("radius", "groups.wander", "Radius", 0.1, 60.0, log=True),
-        ParamSpec("jitter", "groups.wander", "Jitter", 0.0, 60.0),
-        ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
-        ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
-        ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
-        ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
-        ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
-    )
-}
-
-
-def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The parameters the panel offers for `group`: its method's wander keys, then limits."""
-    return (*METHOD_KEYS[group.wander.method], "max_speed", "max_force")
-
-
-def param_value(group: GroupParams, key: str) -> float:
-    spec = PARAMS[key]
-    return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
 def keeps_key(event: QEvent | None) -> bool:

@@ -13,8 +13,9 @@ from PyQt6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout,
 
 from wander3d.engine import GroupParams
 from wander3d.render.debug import LEGEND
+from wander3d.scene.tunables import param_value, tunable_keys
 
-from .controls import PARAMS, PanelCheckBox, ParamControl, param_value, tunable_keys
+from .controls import PARAMS, PanelCheckBox, ParamControl
 
 __all__ = ["PARAMS", "GroupControls", "SidePanel"]  # PARAMS: for the window
 

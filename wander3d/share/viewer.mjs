@@ -1,0 +1,559 @@
+// viewer.mjs: the shared page's app (`wander3d share`). It runs the scene with the JS port's
+// core ("wander": wander.mjs with the scene's block, started from wander3d's exact start) and
+// draws it with three.js ("three": the vendored bundle) the way the desktop app does: cones
+// coloured by group, fading trails, the box and its floor grid, and the selected agent's
+// overlay. The page's config (a JSON script element) carries the scene's look and sliders.
+//
+// scene.html?steps=N draws nothing: it takes N fixed steps and writes every agent's position,
+// one line `particle,x,y,z` per agent in the engine's order (floats formatted as the port's
+// CSV), into <pre id="positions">.
+
+import * as THREE from "three";
+import { OrbitControls } from "three";
+import { Flock, SCENE, MAX_FRAME_SECONDS, formatFloat32 } from "wander";
+import { WanderInstances } from "wander-three";
+
+const config = JSON.parse(document.getElementById("config").textContent);
+const query = new URLSearchParams(location.search);
+
+function newFlock() {
+  return new Flock(SCENE, config.start);
+}
+
+/** ?steps=N: positions after N steps, as text; nothing drawn. */
+function positionsAfter(steps) {
+  const flock = newFlock();
+  flock.advance(steps);
+  const lines = [];
+  const p = flock.position;
+  for (let i = 0; i < flock.count; i++) {
+    const xyz = [p[3 * i], p[3 * i + 1], p[3 * i + 2]].map((x) => formatFloat32(Math.fround(x)));
+    lines.push(`${i},${xyz.join(",")}\n`);
+  }
+  return lines.join("");
+}
+
+// ---------------------------------------------------------------- drawing helpers
+
+const rgba = (c) => new THREE.Vector4(c[0], c[1], c[2], c[3]);
+
+/** A round grid spacing (1, 2, 2.5 or 5 times a power of ten) giving about `target` cells
+ * (render/enclosure.py nice_step). */
+function niceStep(extent, target = 10) {
+  const raw = extent / target;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+/** The box's edges, the floor grid and the axis triad (render/enclosure.py enclosure_lines). */
+function enclosure(low, high, look) {
+  const pos = [];
+  const col = [];
+  const seg = (a, b, c) => {
+    pos.push(...a, ...b);
+    col.push(...c, ...c);
+  };
+  const corner = (x, y, z) => [x ? high[0] : low[0], y ? high[1] : low[1], z ? high[2] : low[2]];
+  for (let a = 0; a < 8; a++) {
+    for (const bit of [4, 2, 1]) {
+      if (!(a & bit)) seg(corner(a & 4, a & 2, a & 1), corner((a | bit) & 4, (a | bit) & 2, (a | bit) & 1), look.box);
+    }
+  }
+  const step = niceStep(Math.max(high[0] - low[0], high[2] - low[2]));
+  for (const [axis, other] of [[0, 2], [2, 0]]) {
+    for (let v = Math.floor(low[axis] / step) * step + step; v < high[axis] - 1e-9 * step; v += step) {
+      const a = [0, low[1], 0];
+      const b = [0, low[1], 0];
+      a[axis] = b[axis] = v;
+      a[other] = low[other];
+      b[other] = high[other];
+      seg(a, b, look.grid);
+    }
+  }
+  const length = look.axisFraction * Math.min(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+  for (let axis = 0; axis < 3; axis++) {
+    const tip = low.slice();
+    tip[axis] += length;
+    seg(low, tip, look.axes[axis]);
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.Float32BufferAttribute(pos, 3));
+  geometry.setAttribute("color", new THREE.Float32BufferAttribute(col, 4));
+  const material = new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, depthWrite: false });
+  return new THREE.LineSegments(geometry, material);
+}
+
+/** Distance from the box's centre at which the whole box fits the view
+ * (render/camera.py fit_distance): eye direction from the turntable angles. */
+function fitDistance(low, high, fov, aspect, eye) {
+  const forward = eye.clone().negate();
+  let right = new THREE.Vector3().crossVectors(forward, new THREE.Vector3(0, 1, 0));
+  right = right.length() > 1e-9 ? right.normalize() : new THREE.Vector3(1, 0, 0);
+  const up = new THREE.Vector3().crossVectors(right, forward);
+  const tanV = Math.tan(THREE.MathUtils.degToRad(fov) / 2) / config.look.fitMargin;
+  const tanH = tanV * aspect;
+  let need = 0;
+  for (let c = 0; c < 8; c++) {
+    const rel = new THREE.Vector3(...[0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a]) - (low[a] + high[a]) / 2));
+    need = Math.max(need, Math.max(Math.abs(rel.dot(right)) / tanH, Math.abs(rel.dot(up)) / tanV) - rel.dot(forward));
+  }
+  return need;
+}
+
+/** One group's trails: a ring of `capacity` samples per agent, taken every `every` steps,
+ * stored slot-major so a sample is one contiguous upload; faded by age in the shader. */
+class Trails {
+  constructor(group, capacity, every, color, look) {
+    this.first = group.first;
+    this.count = group.count;
+    this.capacity = capacity;
+    this.every = every;
+    const n = this.count;
+    this.positions = new Float32Array(capacity * n * 3);
+    const index = new Uint32Array(capacity * n * 2);
+    for (let s = 0; s < capacity; s++) {
+      const next = (s + 1) % capacity;
+      for (let a = 0; a < n; a++) {
+        index[2 * (s * n + a)] = s * n + a;
+        index[2 * (s * n + a) + 1] = next * n + a;
+      }
+    }
+    this.geometry = new THREE.BufferGeometry();
+    this.attribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
+    this.geometry.setAttribute("position", this.attribute);
+    this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    this.uniforms = {
+      color: { value: new THREE.Color(...color) },
+      head: { value: 0 },
+      capacity: { value: capacity },
+      agents: { value: n },
+      alpha: { value: look.trailAlpha },
+      fadePower: { value: look.trailFade },
+    };
+    const material = new THREE.ShaderMaterial({
+      uniforms: this.uniforms,
+      transparent: true,
+      depthWrite: false,
+      vertexShader: `
+        uniform float head; uniform float capacity; uniform int agents;
+        uniform float alpha; uniform float fadePower;
+        varying float vAlpha;
+        void main() {
+          float slot = float(gl_VertexID / agents);  // slot-major: vertex = slot * agents + agent
+          float age = mod(head - 1.0 - slot + capacity, capacity);  // 0: the newest sample
+          vAlpha = alpha * pow(clamp(1.0 - age / capacity, 0.0, 1.0), fadePower);
+          gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+        }`,
+      fragmentShader: `
+        uniform vec3 color; varying float vAlpha;
+        void main() { gl_FragColor = vec4(color, vAlpha); }`,
+    });
+    this.mesh = new THREE.LineSegments(this.geometry, [material]);
+    this.mesh.frustumCulled = false;
+    this.clear();
+  }
+
+  clear() {
+    this.head = 0;
+    this.filled = 0;
+  }
+
+  /** Take a sample of the flock's positions if this step is a sampling step. */
+  sample(flock) {
+    if (flock.step % this.every !== 0) return;
+    const n = this.count;
+    const offset = this.head * n * 3;
+    const p = flock.position;
+    for (let j = 0; j < 3 * n; j++) this.positions[offset + j] = p[3 * this.first + j];
+    this.attribute.addUpdateRange(offset, 3 * n);
+    this.attribute.needsUpdate = true;
+    this.head = (this.head + 1) % this.capacity;
+    this.filled = Math.min(this.filled + 1, this.capacity);
+  }
+
+  /** Draw the segments between written samples, never the one from the newest to the oldest. */
+  draw() {
+    const n = this.count;
+    const segments = this.filled - 1;
+    this.uniforms.head.value = this.head;
+    this.geometry.clearGroups();
+    if (segments <= 0) return;
+    const start = (this.head - this.filled + this.capacity) % this.capacity;
+    const firstRun = Math.min(segments, this.capacity - start);
+    this.geometry.addGroup(2 * n * start, 2 * n * firstRun, 0);
+    if (segments > firstRun) this.geometry.addGroup(0, 2 * n * (segments - firstRun), 0);
+  }
+}
+
+/** The selected agent's overlay (render/debug.py): ring, wander sphere, feeler, target,
+ * velocity and force arrows, as one set of coloured line segments and a target dot. */
+class Overlay {
+  constructor(look, size) {
+    this.look = look;
+    this.size = size;
+    const most = 2 * (48 + 3 * look.circleSegments + 1 + 2 * 5);
+    this.positions = new Float32Array(most * 3);
+    this.colors = new Float32Array(most * 4);
+    this.geometry = new THREE.BufferGeometry();
+    this.geometry.setAttribute("position", new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage));
+    this.geometry.setAttribute("color", new THREE.BufferAttribute(this.colors, 4).setUsage(THREE.DynamicDrawUsage));
+    this.lines = new THREE.LineSegments(
+      this.geometry,
+      new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, depthTest: false }),
+    );
+    this.lines.frustumCulled = false;
+    this.lines.renderOrder = 10;
+    const c = look.target;
+    this.dot = new THREE.Mesh(
+      new THREE.SphereGeometry(size * 0.16, 12, 8),
+      new THREE.MeshBasicMaterial({ color: new THREE.Color(c[0], c[1], c[2]), depthTest: false }),
+    );
+    this.dot.renderOrder = 11;
+    this.group = new THREE.Group();
+    this.group.add(this.lines, this.dot);
+    this.group.visible = false;
+  }
+
+  /** Show agent i of `flock` drawn at `at` (its interpolated position); camera: for the ring. */
+  show(flock, i, at, camera) {
+    const k = { n: 0 };
+    const look = this.look;
+    const put = (a, b, c) => {
+      this.positions.set(a, 3 * k.n);
+      this.positions.set(b, 3 * k.n + 3);
+      this.colors.set(c, 4 * k.n);
+      this.colors.set(c, 4 * k.n + 4);
+      k.n += 2;
+    };
+    const v3 = (x) => new THREE.Vector3(x[0], x[1], x[2]);
+    const p = v3(at);
+    const shift = p.clone().sub(v3([0, 1, 2].map((a) => flock.position[3 * i + a])));
+    // Ring: a circle around the agent facing the camera.
+    const right = new THREE.Vector3(1, 0, 0).applyQuaternion(camera.quaternion);
+    const up = new THREE.Vector3(0, 1, 0).applyQuaternion(camera.quaternion);
+    const ring = 48;
+    const radius = this.size * 0.85;
+    const around = (t) => p.clone().addScaledVector(right, Math.cos(t) * radius).addScaledVector(up, Math.sin(t) * radius);
+    for (let s = 0; s < ring; s++) put(around((2 * Math.PI * s) / ring).toArray(), around((2 * Math.PI * (s + 1)) / ring).toArray(), look.highlight);
+    const params = flock.groups[flock.groupOf[i]].params;
+    const [cx, cy, cz, r] = flock.wanderSphere(i);
+    const centre = v3([cx, cy, cz]).add(shift);
+    const target = v3([0, 1, 2].map((a) => flock.target[3 * i + a])).add(shift);
+    if (params.method === "seek") {
+      put(p.toArray(), target.toArray(), look.feeler);
+    } else {
+      put(p.toArray(), centre.toArray(), look.feeler);
+      const m = look.circleSegments;
+      for (let plane = 0; plane < 3; plane++) {
+        for (let s = 0; s < m; s++) {
+          const point = (t) => {
+            const [a, b] = [Math.cos(t) * r, Math.sin(t) * r];
+            const d = plane === 0 ? [a, b, 0] : plane === 1 ? [a, 0, b] : [0, a, b];
+            return [centre.x + d[0], centre.y + d[1], centre.z + d[2]];
+          };
+          put(point((2 * Math.PI * s) / m), point((2 * Math.PI * (s + 1)) / m), look.sphere);
+        }
+      }
+    }
+    const reach = params.distance + (params.method === "seek" ? 0 : params.radius);
+    const arrow = (vector, color) => {
+      const length = vector.length();
+      if (length < 1e-9) return;
+      const tip = p.clone().add(vector);
+      const d = vector.clone().divideScalar(length);
+      const helper = Math.abs(d.y) < 0.95 ? new THREE.Vector3(0, 1, 0) : new THREE.Vector3(1, 0, 0);
+      const s = new THREE.Vector3().crossVectors(d, helper).normalize();
+      const u = new THREE.Vector3().crossVectors(s, d);
+      const back = tip.clone().addScaledVector(d, -length * look.headFraction);
+      const barb = length * look.headFraction * 0.45;
+      put(p.toArray(), tip.toArray(), color);
+      for (const side of [s, s.clone().negate(), u, u.clone().negate()]) put(tip.toArray(), back.clone().addScaledVector(side, barb).toArray(), color);
+    };
+    const velocity = v3([0, 1, 2].map((a) => flock.velocity[3 * i + a]));
+    const force = v3([0, 1, 2].map((a) => flock.force[3 * i + a]));
+    arrow(velocity.multiplyScalar(Math.max(reach, this.size * 3) / params.maxSpeed), look.velocity);
+    arrow(force.multiplyScalar((Math.max(reach, this.size * 3) * look.forceScale) / params.maxForce), look.force);
+    this.geometry.setDrawRange(0, k.n);
+    this.geometry.attributes.position.needsUpdate = true;
+    this.geometry.attributes.color.needsUpdate = true;
+    this.dot.position.copy(target);
+    this.group.visible = true;
+  }
+}
+
+// ---------------------------------------------------------------- the panel
+
+/** Round a slider's value to what a person reads: 3 significant digits (app/controls.py). */
+function readable(value) {
+  if (value === 0) return 0;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return Number(value.toFixed(Math.min(6, digits)));
+}
+
+/** A slider over [lo, hi] (stretched to hold `value`), logarithmic if `log`. */
+function slider(input, spec, value, onChange, show) {
+  let { lo, hi } = spec;
+  if (value > hi) hi = 2 * value;
+  if (value < lo) lo = spec.log && value > 0 ? value / 2 : value;
+  const log = spec.log && lo > 0;
+  const toPosition = (v) => {
+    const t = log ? Math.log(Math.max(v, lo) / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo);
+    return Math.round(Math.min(1, Math.max(0, t)) * 1000);
+  };
+  const fromPosition = (k) => (log ? lo * (hi / lo) ** (k / 1000) : lo + ((hi - lo) * k) / 1000);
+  input.value = toPosition(value);
+  show(value);
+  input.addEventListener("input", () => {
+    const v = readable(fromPosition(Number(input.value)));
+    show(v);
+    onChange(v);
+  });
+  return (v) => {
+    input.value = toPosition(v);
+    show(v);
+  };
+}
+
+function element(tag, attributes = {}, text = "") {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+  if (text) e.textContent = text;
+  return e;
+}
+
+const css = (c) => `rgba(${Math.round(c[0] * 255)}, ${Math.round(c[1] * 255)}, ${Math.round(c[2] * 255)}, ${c[3] ?? 1})`;
+
+// ---------------------------------------------------------------- the live page
+
+function live() {
+  const look = config.look;
+  const canvas = document.getElementById("view");
+  THREE.ColorManagement.enabled = false; // colours as the app draws them: no sRGB conversion
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+  renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  renderer.setClearColor(new THREE.Color(config.background));
+  const scene = new THREE.Scene();
+  const low = SCENE.box.min;
+  const high = SCENE.box.max;
+  const centre = new THREE.Vector3(...[0, 1, 2].map((a) => (low[a] + high[a]) / 2));
+  const cam = config.camera;
+  const camera = new THREE.PerspectiveCamera(cam.fov, 1, 1, 10);
+  const az = THREE.MathUtils.degToRad(cam.azimuth);
+  const el = THREE.MathUtils.degToRad(cam.elevation);
+  const eye = new THREE.Vector3(-Math.cos(el) * Math.cos(az), Math.sin(el), Math.cos(el) * Math.sin(az));
+  const controls = new OrbitControls(camera, canvas);
+  controls.target.copy(centre);
+  controls.enableDamping = true;
+  let placed = false;
+
+  const size = look.coneLength;
+  const cone = new THREE.ConeGeometry(look.coneAspect * size, size, 8, 1);
+  cone.translate(0, 0.1 * size, 0); // from -0.4 to 0.6 of its length: the agent sits near its centroid
+  cone.rotateX(Math.PI / 2); // tip along +z, the adapter's forward
+  // The app's shading, 0.30 + 0.80 key + 0.25 fill from below (render/agents.py); three's
+  // Lambert divides a light's intensity by pi, hence the factors.
+  scene.add(new THREE.AmbientLight(0xffffff, 0.3 * Math.PI));
+  const key = new THREE.DirectionalLight(0xffffff, 0.8 * Math.PI);
+  key.position.set(...look.light);
+  const fill = new THREE.DirectionalLight(0xffffff, 0.25 * Math.PI);
+  fill.position.set(0, -1, 0);
+  scene.add(key, fill);
+
+  const box = enclosure(low, high, look);
+  scene.add(box);
+  let flock;
+  let agents;
+  let trails = [];
+  const overlay = new Overlay(look, size);
+  scene.add(overlay.group);
+  let edited = null; // the groups' parameters as the sliders left them, kept by Reset
+  const groupColors = config.groups.map((g) => new THREE.Color(...g.color));
+
+  function start() {
+    if (agents) scene.remove(agents.mesh);
+    for (const t of trails) scene.remove(t.mesh);
+    flock = newFlock();
+    if (edited) flock.groups.forEach((g, k) => Object.assign(g.params, edited[k]));
+    edited = flock.groups.map((g) => g.params);
+    agents = new WanderInstances(THREE, flock, cone, new THREE.MeshLambertMaterial({ color: 0xffffff }));
+    for (let i = 0; i < flock.count; i++) agents.mesh.setColorAt(i, groupColors[flock.groupOf[i]]);
+    scene.add(agents.mesh);
+    // A group without a trail (trail_length 0 or 1) has none to draw.
+    trails = config.groups.flatMap((g, k) => (g.trail.capacity >= 2 ? [new Trails(flock.groups[k], g.trail.capacity, g.trail.every, g.color, look)] : []));
+    for (const t of trails) {
+      t.sample(flock);
+      t.mesh.visible = showTrails.checked;
+      scene.add(t.mesh);
+    }
+    agents.poser.alpha = 1;
+    agents.draw();
+  }
+
+  function afterStep() {
+    for (const t of trails) t.sample(flock);
+  }
+
+  /** The core's fixed-step clock (Flock.update), with a look at every step for the trails. */
+  function advanceBy(seconds) {
+    flock.accumulator += Math.min(Math.max(seconds, 0), MAX_FRAME_SECONDS);
+    while (flock.accumulator >= flock.dt) {
+      flock.advance(1);
+      flock.accumulator -= flock.dt;
+      afterStep();
+    }
+    return flock.accumulator / flock.dt;
+  }
+
+  // Panel.
+  const showTrails = document.getElementById("show-trails");
+  const showBox = document.getElementById("show-box");
+  const showOverlay = document.getElementById("show-overlay");
+  showTrails.checked = config.showTrails;
+  showBox.checked = config.showEnclosure;
+  box.visible = showBox.checked;
+  showTrails.addEventListener("change", () => trails.forEach((t) => (t.mesh.visible = showTrails.checked)));
+  showBox.addEventListener("change", () => (box.visible = showBox.checked));
+  start();
+
+  let playing = true;
+  let speed = 1;
+  const play = document.getElementById("play");
+  const togglePlay = () => {
+    playing = !playing;
+    play.textContent = playing ? "❚❚" : "▶";
+  };
+  play.addEventListener("click", togglePlay);
+  const stepOnce = () => {
+    if (playing) togglePlay();
+    flock.advance(1);
+    afterStep();
+    flock.accumulator = 0;
+    agents.poser.alpha = 1;
+  };
+  document.getElementById("step").addEventListener("click", stepOnce);
+  document.getElementById("reset").addEventListener("click", () => start());
+  const speedValue = document.getElementById("speed-value");
+  slider(document.getElementById("speed"), { lo: 0.1, hi: 4, log: true }, 1, (v) => (speed = v), (v) => (speedValue.textContent = `${v}×`));
+
+  const groupsBox = document.getElementById("groups");
+  config.groups.forEach((g, k) => {
+    const box = element("div", { class: "group" });
+    const head = element("div", { class: "head" });
+    const name = element("span");
+    name.append(element("span", { class: "swatch", style: `background:${css(g.color)}` }), g.name);
+    head.append(name, element("span", { class: "muted", title: "wander method · number of agents" }, `${g.method} · ${g.count.toLocaleString("en")}`));
+    box.append(head);
+    for (const p of g.params) {
+      const row = element("div", { class: "param", title: `${p.label}${p.unit ? ` (${p.unit})` : ""}: ${p.doc}` });
+      const label = element("div", { class: "label" });
+      const value = element("span", { class: "value" });
+      label.append(element("span", {}, p.label), value);
+      const input = element("input", { type: "range", min: "0", max: "1000", "aria-label": `${g.name} ${p.label}` });
+      row.append(label, input);
+      box.append(row);
+      slider(input, p, flock.groups[k].params[p.name], (v) => (flock.groups[k].params[p.name] = v), (v) => (value.textContent = `${v}${p.unit ? ` ${p.unit}` : ""}`));
+    }
+    groupsBox.append(box);
+  });
+  const legend = document.getElementById("legend");
+  for (const [color, name, meaning] of look.legend) {
+    const row = element("div", { title: meaning });
+    row.append(element("span", { class: "swatch", style: `background:${css(color)}` }), `${name}: ${meaning}`);
+    legend.append(row);
+  }
+  document.getElementById("title").textContent = config.name;
+  document.getElementById("fold").addEventListener("click", () => {
+    document.body.classList.toggle("folded");
+    resize();
+  });
+
+  // Selection: a click (or tap) that did not drag picks the agent under it.
+  let selected = -1;
+  const selection = document.getElementById("selection");
+  const select = (i) => {
+    selected = i;
+    overlay.group.visible = false;
+    selection.textContent = i < 0 ? "" : `agent ${i} · ${flock.groups[flock.groupOf[i]].name}`;
+  };
+  const raycaster = new THREE.Raycaster();
+  let down = null;
+  canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
+  canvas.addEventListener("pointerup", (e) => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 6) return;
+    const rect = canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+    raycaster.setFromCamera(ndc, camera);
+    agents.mesh.boundingSphere = null; // agents moved since the last pick
+    const hit = raycaster.intersectObject(agents.mesh)[0];
+    select(hit ? hit.instanceId : -1);
+  });
+  window.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type === "range") return;
+    if (e.key === " ") togglePlay();
+    else if (e.key === ".") stepOnce();
+    else if (e.key === "r" || e.key === "R") start();
+    else if (e.key === "Escape") select(-1);
+    else return;
+    e.preventDefault();
+  });
+
+  function resize() {
+    const width = canvas.clientWidth;
+    const height = canvas.clientHeight;
+    renderer.setSize(width, height, false);
+    camera.aspect = width / Math.max(1, height);
+    if (!placed) {
+      const distance = cam.distance ?? fitDistance(low, high, cam.fov, camera.aspect, eye);
+      camera.position.copy(centre).addScaledVector(eye, distance);
+      const extent = Math.hypot(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+      camera.near = Math.max(0.01, distance / 1000);
+      camera.far = distance + 4 * extent;
+      controls.maxDistance = 20 * extent;
+      placed = true;
+    }
+    camera.updateProjectionMatrix();
+  }
+  window.addEventListener("resize", resize);
+  resize();
+
+  // The loop; window.wander3d is the page's own counters (frames drawn, steps), for benchmarks.
+  const clock = document.getElementById("clock");
+  const counters = { frames: 0, steps: 0, selected: () => selected, select };
+  window.wander3d = counters;
+  let last = performance.now();
+  let second = last;
+  let framesThen = 0;
+  let fps = 0;
+  renderer.setAnimationLoop((now) => {
+    const seconds = Math.max(0, (now - last) / 1000);
+    last = now;
+    if (playing) agents.poser.alpha = advanceBy(seconds * speed);
+    agents.draw();
+    for (const t of trails) t.draw();
+    controls.update();
+    const drawnAt = [0, 0, 0];
+    if (selected >= 0 && showOverlay.checked) overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
+    else overlay.group.visible = false;
+    renderer.render(scene, camera);
+    counters.frames += 1;
+    counters.steps = flock.step;
+    if (now - second >= 1000) {
+      fps = ((counters.frames - framesThen) * 1000) / (now - second);
+      framesThen = counters.frames;
+      second = now;
+    }
+    clock.textContent = `t = ${(flock.step * flock.dt).toFixed(1)} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
+  });
+}
+
+if (query.has("steps")) {
+  const steps = Number(query.get("steps"));
+  const out = document.getElementById("positions");
+  if (!Number.isInteger(steps) || steps < 0) throw new Error(`?steps= needs a whole number of steps >= 0, not ${query.get("steps")}`);
+  out.textContent = positionsAfter(steps);
+  out.dataset.steps = String(steps);
+} else {
+  live();
+}
