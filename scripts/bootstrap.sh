@@ -49,6 +49,8 @@ die() {
 #   x11-utils          xdpyinfo: vispy asks it for the screen's DPI and otherwise logs
 #                      "WARNING: could not determine DPI" for every canvas.
 #   nodejs             runs the JavaScript port's conformance driver (tests/test_port_js.py).
+#   chromium           runs the page `wander3d share` writes, headless (tests/test_share_page.py,
+#                      benchmarks/share_bench.py).
 SYSTEM_PACKAGES=(
     python3-venv
     xvfb xauth
@@ -58,6 +60,7 @@ SYSTEM_PACKAGES=(
     libglib2.0-0 libfontconfig1 libdbus-1-3
     fonts-dejavu-core x11-utils
     nodejs
+    chromium
 )
 
 # dpkg's view of one package. Ubuntu 24.04 renamed some libraries for the 64-bit time_t

@@ -518,9 +518,16 @@ function live() {
   window.addEventListener("resize", resize);
   resize();
 
-  // The loop; window.wander3d is the page's own counters (frames drawn, steps), for benchmarks.
+  // The loop. window.wander3d: the page's own counters (frames drawn, steps taken) and the
+  // selection, for benchmarks, tests and the curious (the browser's console).
   const clock = document.getElementById("clock");
-  const counters = { frames: 0, steps: 0, selected: () => selected, select };
+  /** Agent i's position on the page in CSS pixels [x, y], as drawn now. */
+  const onScreen = (i) => {
+    const at = new THREE.Vector3(...flock.positionAt(i, agents.poser.alpha, [0, 0, 0])).project(camera);
+    const rect = canvas.getBoundingClientRect();
+    return [rect.left + ((at.x + 1) / 2) * rect.width, rect.top + ((1 - at.y) / 2) * rect.height];
+  };
+  const counters = { frames: 0, steps: 0, selected: () => selected, select, onScreen };
   window.wander3d = counters;
   let last = performance.now();
   let second = last;
