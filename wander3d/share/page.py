@@ -28,6 +28,9 @@ from .look import look
 #: The vendored three.js (vendor/README.md says how to update it; a test checks the bundle's
 #: own REVISION against it).
 THREE_VERSION = "0.187.0"
+#: Trail segments the page draws at most, all agents together: a software renderer draws
+#: about this many a frame at 30 fps beside 3,000 cones (benchmarks/share_bench.py).
+TRAIL_SEGMENTS = 45_000
 
 
 def _text(name: str) -> str:
@@ -45,11 +48,21 @@ def _script_safe(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
+def trail_points(scene: Scene, length: int) -> int:
+    """Trail points per agent the page keeps for a group whose trail_length is `length`: at
+    most TRAIL_SEGMENTS over the whole scene, so a big scene's trails are coarser but as long
+    in time (at least 2 points, none for a group without a trail)."""
+    if length <= 0:
+        return 0
+    return max(2, min(length, TRAIL_SEGMENTS // max(1, scene.agent_count)))
+
+
 def config(scene: Scene, start: str) -> dict[str, Any]:
     """What the viewer needs beside the core: the scene's look, sliders and start (JSON-ready)."""
     groups = []
     for g in scene.groups:
-        capacity, every = trail_layout(g.trail_length, g.trail_seconds, scene.dt)
+        points = trail_points(scene, g.trail_length)
+        capacity, every = trail_layout(points, g.trail_seconds, scene.dt)
         params = []
         for key in tunable_keys(g):
             spec = PARAMS[key]

@@ -127,6 +127,7 @@ class Trails {
       color: { value: new THREE.Color(...color) },
       head: { value: 0 },
       capacity: { value: capacity },
+      span: { value: capacity }, // samples the fade spans: all, unless the guard shortened it
       agents: { value: n },
       alpha: { value: look.trailAlpha },
       fadePower: { value: look.trailFade },
@@ -136,13 +137,13 @@ class Trails {
       transparent: true,
       depthWrite: false,
       vertexShader: `
-        uniform float head; uniform float capacity; uniform int agents;
+        uniform float head; uniform float capacity; uniform float span; uniform int agents;
         uniform float alpha; uniform float fadePower;
         varying float vAlpha;
         void main() {
           float slot = float(gl_VertexID / agents);  // slot-major: vertex = slot * agents + agent
           float age = mod(head - 1.0 - slot + capacity, capacity);  // 0: the newest sample
-          vAlpha = alpha * pow(clamp(1.0 - age / capacity, 0.0, 1.0), fadePower);
+          vAlpha = alpha * pow(clamp(1.0 - age / span, 0.0, 1.0), fadePower);
           gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
         }`,
       fragmentShader: `
@@ -151,6 +152,16 @@ class Trails {
     });
     this.mesh = new THREE.LineSegments(this.geometry, [material]);
     this.mesh.frustumCulled = false;
+    // The lead: a segment per agent from its newest sample to where it is drawn now, so the
+    // trail reaches the agent however coarse the samples.
+    this.lead = new Float32Array(n * 6);
+    const leadGeometry = new THREE.BufferGeometry();
+    this.leadAttribute = new THREE.BufferAttribute(this.lead, 3).setUsage(THREE.DynamicDrawUsage);
+    leadGeometry.setAttribute("position", this.leadAttribute);
+    const leadMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color(...color), transparent: true, opacity: look.trailAlpha, depthWrite: false });
+    this.leadMesh = new THREE.LineSegments(leadGeometry, leadMaterial);
+    this.leadMesh.frustumCulled = false;
+    this.mesh.add(this.leadMesh);
     this.clear();
   }
 
@@ -172,14 +183,28 @@ class Trails {
     this.filled = Math.min(this.filled + 1, this.capacity);
   }
 
-  /** Draw the segments between written samples, never the one from the newest to the oldest. */
-  draw() {
+  /** Draw the segments between written samples, never the one from the newest to the oldest,
+   * and the leads to the agents drawn at `alpha` between their last two steps. `fraction`:
+   * the newest part of the trail to draw (the frame-rate guard's), faded over its length. */
+  draw(flock, alpha, fraction = 1) {
     const n = this.count;
-    const segments = this.filled - 1;
+    const newest = ((this.head - 1 + this.capacity) % this.capacity) * n * 3;
+    const at = [0, 0, 0];
+    for (let a = 0; a < n; a++) {
+      flock.positionAt(this.first + a, alpha, at);
+      for (let c = 0; c < 3; c++) {
+        this.lead[6 * a + c] = this.positions[newest + 3 * a + c];
+        this.lead[6 * a + 3 + c] = at[c];
+      }
+    }
+    this.leadAttribute.needsUpdate = true;
+    const shown = Math.min(this.filled, Math.max(2, Math.round(fraction * this.capacity)));
+    const segments = shown - 1;
     this.uniforms.head.value = this.head;
+    this.uniforms.span.value = Math.max(2, Math.round(fraction * this.capacity));
     this.geometry.clearGroups();
     if (segments <= 0) return;
-    const start = (this.head - this.filled + this.capacity) % this.capacity;
+    const start = (this.head - shown + this.capacity) % this.capacity;
     const firstRun = Math.min(segments, this.capacity - start);
     this.geometry.addGroup(2 * n * start, 2 * n * firstRun, 0);
     if (segments > firstRun) this.geometry.addGroup(0, 2 * n * (segments - firstRun), 0);
@@ -322,6 +347,36 @@ function element(tag, attributes = {}, text = "") {
   return e;
 }
 
+/** Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe), asked of a probe. */
+function softwareGL() {
+  const gl = document.createElement("canvas").getContext("webgl2");
+  const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
+  gl?.getExtension("WEBGL_lose_context")?.loseContext(); // one context fewer to keep
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
+
+/** The app's cone shading (render/agents.py): per vertex, a key light plus a dim fill from
+ * below, in the group's colour; the cheapest shading a software rasteriser can draw. */
+function coneMaterial(light) {
+  return new THREE.ShaderMaterial({
+    uniforms: { light: { value: new THREE.Vector3(...light) } },
+    vertexShader: `
+      uniform vec3 light;
+      varying vec3 vColor;
+      void main() {
+        vec3 n = normalize(mat3(instanceMatrix) * normal);  // a rotation: no scale to undo
+        float key = max(dot(n, light), 0.0);
+        float fill = max(-n.y, 0.0) * 0.25;
+        vColor = instanceColor * (0.30 + 0.80 * key + fill);
+        gl_Position = projectionMatrix * modelViewMatrix * instanceMatrix * vec4(position, 1.0);
+      }`,
+    fragmentShader: `
+      varying vec3 vColor;
+      void main() { gl_FragColor = vec4(vColor, 1.0); }`,
+  });
+}
+
 const css = (c) => `rgba(${Math.round(c[0] * 255)}, ${Math.round(c[1] * 255)}, ${Math.round(c[2] * 255)}, ${c[3] ?? 1})`;
 
 // ---------------------------------------------------------------- the live page
@@ -330,7 +385,8 @@ function live() {
   const look = config.look;
   const canvas = document.getElementById("view");
   THREE.ColorManagement.enabled = false; // colours as the app draws them: no sRGB conversion
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+  // Multisampling multiplies a software renderer's work for every pixel: keep it for GPUs.
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareGL() });
   renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.setClearColor(new THREE.Color(config.background));
@@ -349,17 +405,11 @@ function live() {
   let placed = false;
 
   const size = look.coneLength;
-  const cone = new THREE.ConeGeometry(look.coneAspect * size, size, 8, 1);
+  // 6 sides, as the app draws small cones: with smooth normals they look as round as 8.
+  const cone = new THREE.ConeGeometry(look.coneAspect * size, size, 6, 1);
   cone.translate(0, 0.1 * size, 0); // from -0.4 to 0.6 of its length: the agent sits near its centroid
   cone.rotateX(Math.PI / 2); // tip along +z, the adapter's forward
-  // The app's shading, 0.30 + 0.80 key + 0.25 fill from below (render/agents.py); three's
-  // Lambert divides a light's intensity by pi, hence the factors.
-  scene.add(new THREE.AmbientLight(0xffffff, 0.3 * Math.PI));
-  const key = new THREE.DirectionalLight(0xffffff, 0.8 * Math.PI);
-  key.position.set(...look.light);
-  const fill = new THREE.DirectionalLight(0xffffff, 0.25 * Math.PI);
-  fill.position.set(0, -1, 0);
-  scene.add(key, fill);
+  const coneShading = coneMaterial(look.light);
 
   const box = enclosure(low, high, look);
   scene.add(box);
@@ -377,7 +427,7 @@ function live() {
     flock = newFlock();
     if (edited) flock.groups.forEach((g, k) => Object.assign(g.params, edited[k]));
     edited = flock.groups.map((g) => g.params);
-    agents = new WanderInstances(THREE, flock, cone, new THREE.MeshLambertMaterial({ color: 0xffffff }));
+    agents = new WanderInstances(THREE, flock, cone, coneShading);
     for (let i = 0; i < flock.count; i++) agents.mesh.setColorAt(i, groupColors[flock.groupOf[i]]);
     scene.add(agents.mesh);
     // A group without a trail (trail_length 0 or 1) has none to draw.
@@ -469,6 +519,19 @@ function live() {
     resize();
   });
 
+  // The frame-rate guard: where drawing cannot keep 30 fps (a software renderer, a big scene,
+  // a slow phone), the trails are drawn shorter, as long as that helps; they grow back when
+  // there is time to spare. Trails cost the most to draw: every pixel of every line.
+  const guard = {
+    fraction: 1,
+    enabled: true,
+    adjust(fps) {
+      if (!this.enabled) this.fraction = 1;
+      else if (fps < 30) this.fraction = Math.max(0.1, this.fraction * 0.75);
+      else if (fps > 50) this.fraction = Math.min(1, this.fraction * 1.25);
+    },
+  };
+
   // Selection: a click (or tap) that did not drag picks the agent under it.
   let selected = -1;
   const selection = document.getElementById("selection");
@@ -527,7 +590,7 @@ function live() {
     const rect = canvas.getBoundingClientRect();
     return [rect.left + ((at.x + 1) / 2) * rect.width, rect.top + ((1 - at.y) / 2) * rect.height];
   };
-  const counters = { frames: 0, steps: 0, selected: () => selected, select, onScreen };
+  const counters = { frames: 0, steps: 0, stepMs: 0, drawMs: 0, dt: SCENE.dt, trails: guard, selected: () => selected, select, onScreen };
   window.wander3d = counters;
   let last = performance.now();
   let second = last;
@@ -536,20 +599,25 @@ function live() {
   renderer.setAnimationLoop((now) => {
     const seconds = Math.max(0, (now - last) / 1000);
     last = now;
+    const began = performance.now();
     if (playing) agents.poser.alpha = advanceBy(seconds * speed);
+    const stepped = performance.now();
+    counters.stepMs += stepped - began;
     agents.draw();
-    for (const t of trails) t.draw();
+    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction);
     controls.update();
     const drawnAt = [0, 0, 0];
     if (selected >= 0 && showOverlay.checked) overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
     else overlay.group.visible = false;
     renderer.render(scene, camera);
+    counters.drawMs += performance.now() - stepped;
     counters.frames += 1;
     counters.steps = flock.step;
     if (now - second >= 1000) {
       fps = ((counters.frames - framesThen) * 1000) / (now - second);
       framesThen = counters.frames;
       second = now;
+      if (showTrails.checked && trails.length) guard.adjust(fps);
     }
     clock.textContent = `t = ${(flock.step * flock.dt).toFixed(1)} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
   });
