@@ -193,3 +193,24 @@ def test_steps_shows_the_positions_wander3d_run_writes(name, tmp_path):
     assert ours.count("\n") == load_scene(scene_file).agent_count
     for number, (a, b) in enumerate(zip(ours.splitlines(), engine.splitlines(), strict=True)):
         assert a == b, f"agent {number}: page {a!r}, engine {b!r}"
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (844, 390)], ids=["laptop", "phone-sideways"])
+def test_the_scene_and_the_panel_share_the_screen_without_overlap(default_page, size):
+    browser = Browser(*size)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 1")
+        view, panel, font = browser.evaluate(
+            """[document.getElementById('view').getBoundingClientRect().toJSON(),
+                document.getElementById('panel').getBoundingClientRect().toJSON(),
+                parseFloat(getComputedStyle(document.querySelector('.param')).fontSize)]"""
+        )
+        assert view["right"] <= panel["left"] + 0.5 and panel["right"] == size[0]
+        assert view["width"] >= 0.6 * size[0] and view["height"] == size[1]
+        assert panel["width"] >= 220 and font >= 12
+        browser.evaluate("document.getElementById('fold').click()")  # the panel folds away
+        width = browser.evaluate("document.getElementById('view').getBoundingClientRect().width")
+        assert width == size[0]
+    finally:
+        browser.close()

@@ -553,7 +553,8 @@ function live() {
     select(hit ? hit.instanceId : -1);
   });
   window.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.type === "range") return;
+    // A focused control keeps its own keys (Space presses a button, arrows move a slider).
+    if (e.target instanceof Element && e.target.closest("button, input") && !["r", "R", "."].includes(e.key)) return;
     if (e.key === " ") togglePlay();
     else if (e.key === ".") stepOnce();
     else if (e.key === "r" || e.key === "R") start();
