@@ -108,7 +108,7 @@ def test_the_page_draws_with_the_apps_colours_and_proportions():
         trails.TRAIL_FADE_POWER,
     )
     assert figures["fitMargin"] == camera.FIT_MARGIN
-    assert figures["legend"] == debug.LEGEND
+    assert figures["wanderSphere"] == debug.SPHERE_COLOR and figures["legend"] == debug.LEGEND
     assert (figures["circleSegments"], figures["forceScale"], figures["headFraction"]) == (
         debug.CIRCLE_SEGMENTS,
         debug.FORCE_SCALE,

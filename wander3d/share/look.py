@@ -67,7 +67,7 @@ def look(scene: Scene) -> dict[str, Any]:
         "trailAlpha": TRAIL_ALPHA,
         "trailFade": TRAIL_FADE_POWER,
         "fitMargin": FIT_MARGIN,
-        "sphere": SPHERE_COLOR,
+        "wanderSphere": SPHERE_COLOR,
         "feeler": FEELER_COLOR,
         "target": TARGET_COLOR,
         "velocity": VELOCITY_COLOR,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wander3d import __version__
+from wander3d.engine.methods import traits
 from wander3d.engine.trails import trail_layout
 from wander3d.files import output_file
 from wander3d.port import language, plan_port
@@ -84,6 +85,7 @@ def config(scene: Scene, start: str) -> dict[str, Any]:
                 "name": g.name,
                 "color": rgb(g.color),
                 "method": g.wander.method,
+                "onSphere": traits(g.wander.method).state.on_sphere,
                 "count": g.count,
                 "trail": {"capacity": capacity, "every": every},
                 "params": params,

@@ -217,7 +217,7 @@ class Overlay {
   constructor(look, size) {
     this.look = look;
     this.size = size;
-    const most = 2 * (48 + 3 * look.circleSegments + 1 + 2 * 5);
+    const most = 2 * (48 + 3 * look.circleSegments + 2 + 2 * 5); // vertices: ring, sphere, two lines, two arrows
     this.positions = new Float32Array(most * 3);
     this.colors = new Float32Array(most * 4);
     this.geometry = new THREE.BufferGeometry();
@@ -261,14 +261,17 @@ class Overlay {
     const radius = this.size * 0.85;
     const around = (t) => p.clone().addScaledVector(right, Math.cos(t) * radius).addScaledVector(up, Math.sin(t) * radius);
     for (let s = 0; s < ring; s++) put(around((2 * Math.PI * s) / ring).toArray(), around((2 * Math.PI * (s + 1)) / ring).toArray(), look.highlight);
-    const params = flock.groups[flock.groupOf[i]].params;
+    const group = flock.groupOf[i];
+    const params = flock.groups[group].params;
+    const onSphere = config.groups[group].onSphere;
     const [cx, cy, cz, r] = flock.wanderSphere(i);
     const centre = v3([cx, cy, cz]).add(shift);
     const target = v3([0, 1, 2].map((a) => flock.target[3 * i + a])).add(shift);
-    if (params.method === "seek") {
-      put(p.toArray(), target.toArray(), look.feeler);
+    if (!onSphere) {
+      put(p.toArray(), target.toArray(), look.target);
     } else {
       put(p.toArray(), centre.toArray(), look.feeler);
+      put(centre.toArray(), target.toArray(), look.target);
       const m = look.circleSegments;
       for (let plane = 0; plane < 3; plane++) {
         for (let s = 0; s < m; s++) {
@@ -277,11 +280,14 @@ class Overlay {
             const d = plane === 0 ? [a, b, 0] : plane === 1 ? [a, 0, b] : [0, a, b];
             return [centre.x + d[0], centre.y + d[1], centre.z + d[2]];
           };
-          put(point((2 * Math.PI * s) / m), point((2 * Math.PI * (s + 1)) / m), look.sphere);
+          put(point((2 * Math.PI * s) / m), point((2 * Math.PI * (s + 1)) / m), look.wanderSphere);
         }
       }
     }
-    const reach = params.distance + (params.method === "seek" ? 0 : params.radius);
+    // Arrows at full speed (force) are `reach` long (3/4 of it): the feeler plus the radius,
+    // or a tenth of the box for seek, which has no sphere (render/debug.py).
+    let reach = params.distance + params.radius;
+    if (!onSphere || reach <= 0) reach = 0.1 * Math.max(...[0, 1, 2].map((a) => SCENE.box.max[a] - SCENE.box.min[a]));
     const arrow = (vector, color) => {
       const length = vector.length();
       if (length < 1e-9) return;
@@ -297,8 +303,8 @@ class Overlay {
     };
     const velocity = v3([0, 1, 2].map((a) => flock.velocity[3 * i + a]));
     const force = v3([0, 1, 2].map((a) => flock.force[3 * i + a]));
-    arrow(velocity.multiplyScalar(Math.max(reach, this.size * 3) / params.maxSpeed), look.velocity);
-    arrow(force.multiplyScalar((Math.max(reach, this.size * 3) * look.forceScale) / params.maxForce), look.force);
+    arrow(velocity.multiplyScalar(reach / params.maxSpeed), look.velocity);
+    arrow(force.multiplyScalar((reach * look.forceScale) / params.maxForce), look.force);
     this.geometry.setDrawRange(0, k.n);
     this.geometry.attributes.position.needsUpdate = true;
     this.geometry.attributes.color.needsUpdate = true;
@@ -520,14 +526,15 @@ function live() {
   });
 
   // The frame-rate guard: where drawing cannot keep 30 fps (a software renderer, a big scene,
-  // a slow phone), the trails are drawn shorter, as long as that helps; they grow back when
-  // there is time to spare. Trails cost the most to draw: every pixel of every line.
+  // a slow phone), the trails are drawn shorter, down to 30% of their length (shorter ones no
+  // longer show the path); they grow back when there is time to spare. Trails cost the most
+  // to draw: every pixel of every line.
   const guard = {
     fraction: 1,
     enabled: true,
     adjust(fps) {
       if (!this.enabled) this.fraction = 1;
-      else if (fps < 30) this.fraction = Math.max(0.1, this.fraction * 0.75);
+      else if (fps < 30) this.fraction = Math.max(0.3, this.fraction * 0.75);
       else if (fps > 50) this.fraction = Math.min(1, this.fraction * 1.25);
     },
   };
