@@ -214,3 +214,22 @@ def test_the_scene_and_the_panel_share_the_screen_without_overlap(default_page, 
         assert width == size[0]
     finally:
         browser.close()
+
+
+def test_pause_step_and_reset(browser, default_page):
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.steps > 5")
+    click = "document.getElementById('{}').click()"
+    frame = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    browser.evaluate(click.format("play"))
+    browser.evaluate(frame)
+    paused = browser.evaluate("window.wander3d.steps")
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == paused
+    browser.evaluate(click.format("step"))
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == paused + 1
+    browser.evaluate(click.format("reset"))
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == 0
+    assert browser.evaluate("document.getElementById('play').textContent") == "▶"

@@ -35,8 +35,6 @@ function positionsAfter(steps) {
 
 // ---------------------------------------------------------------- drawing helpers
 
-const rgba = (c) => new THREE.Vector4(c[0], c[1], c[2], c[3]);
-
 /** A round grid spacing (1, 2, 2.5 or 5 times a power of ten) giving about `target` cells
  * (render/enclosure.py nice_step). */
 function niceStep(extent, target = 10) {
@@ -162,12 +160,16 @@ class Trails {
     this.leadMesh = new THREE.LineSegments(leadGeometry, leadMaterial);
     this.leadMesh.frustumCulled = false;
     this.mesh.add(this.leadMesh);
-    this.clear();
+    this.head = 0; // the slot the next sample goes into
+    this.filled = 0; // samples written, up to capacity
   }
 
-  clear() {
-    this.head = 0;
-    this.filled = 0;
+  /** Free the GPU buffers and programs (the trails of a run that is reset). */
+  dispose() {
+    for (const mesh of [this.mesh, this.leadMesh]) {
+      mesh.geometry.dispose();
+      for (const m of [mesh.material].flat()) m.dispose();
+    }
   }
 
   /** Take a sample of the flock's positions if this step is a sampling step. */
@@ -428,8 +430,14 @@ function live() {
   const groupColors = config.groups.map((g) => new THREE.Color(...g.color));
 
   function start() {
-    if (agents) scene.remove(agents.mesh);
-    for (const t of trails) scene.remove(t.mesh);
+    if (agents) {
+      scene.remove(agents.mesh);
+      agents.mesh.dispose(); // its instance buffers; the cone and its shading are shared
+    }
+    for (const t of trails) {
+      scene.remove(t.mesh);
+      t.dispose();
+    }
     flock = newFlock();
     if (edited) flock.groups.forEach((g, k) => Object.assign(g.params, edited[k]));
     edited = flock.groups.map((g) => g.params);
