@@ -9,8 +9,8 @@ Two pages, each opened in a fresh headless Chromium at --size on each software r
 frames the page drew, not frames Chromium was asked for. Printed per page: frames per second
 as a user gets them, how much of the trails the page's frame-rate guard kept to hold 30 fps,
 simulated seconds per real second (1.00 when the page keeps up), frames per second with the
-guard off (full trails), and paused (drawing alone). The numbers depend on the machine's load:
-compare figures from one run.
+guard off (full trails), paused (drawing alone), and playing without trails. The numbers
+depend on the machine's load: compare figures from one run.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ RENDERER = """
 
 def measure(page: Path, size: tuple[int, int], angle: str, warmup: float, seconds: float) -> dict:
     """The page's frame rate on one renderer: as shipped (the frame-rate guard may shorten the
-    trails), with full trails (guard off), and paused (drawing alone)."""
+    trails), with full trails (guard off), paused (drawing alone), and without trails."""
     chromium_support.FLAGS = (*(f for f in BASE_FLAGS if not f.startswith("--use-angle")), angle)
     browser = Browser(*size)
     try:
@@ -71,12 +71,16 @@ def measure(page: Path, size: tuple[int, int], angle: str, warmup: float, second
         full_fps, _, _ = browser.evaluate(MEASURE % (seconds * 1000))
         browser.evaluate("document.getElementById('play').click()")
         paused_fps, _, _ = browser.evaluate(MEASURE % (seconds * 500))
+        browser.evaluate("document.getElementById('play').click()")
+        browser.evaluate("document.getElementById('show-trails').click()")
+        bare_fps, _, _ = browser.evaluate(MEASURE % (seconds * 500))
         return {
             "fps": fps,
             "speed": steps * browser.evaluate("window.wander3d.dt"),
             "kept": kept,
             "full_fps": full_fps,
             "paused_fps": paused_fps,
+            "bare_fps": bare_fps,
             "renderer": browser.evaluate(RENDERER),
             "problems": browser.problems(),
         }
@@ -106,7 +110,7 @@ def main(argv: list[str]) -> int:
     )
     print(
         f"{'renderer':<12} {'page':<24} {'agents':>6} {'fps':>6} {'trails kept':>11} "
-        f"{'sim s/s':>8} {'fps, full trails':>16} {'fps paused':>10}"
+        f"{'sim s/s':>8} {'fps, full trails':>16} {'fps paused':>10} {'fps, no trails':>14}"
     )
     with tempfile.TemporaryDirectory() as folder:
         for name, flag in RENDERERS.items():
@@ -117,7 +121,7 @@ def main(argv: list[str]) -> int:
                 print(
                     f"{name:<12} {scene.name:<24} {scene.agent_count:>6,} {r['fps']:>6.1f} "
                     f"{r['kept']:>11.0%} {r['speed']:>8.2f} {r['full_fps']:>16.1f} "
-                    f"{r['paused_fps']:>10.1f}"
+                    f"{r['paused_fps']:>10.1f} {r['bare_fps']:>14.1f}"
                 )
                 if r["problems"]:
                     print(f"  console: {r['problems']}")
