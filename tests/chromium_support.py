@@ -185,6 +185,12 @@ class Browser:
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
+    def tap(self, x: float, y: float) -> None:
+        """A one-finger tap at CSS pixel (x, y), as a touch screen sends it."""
+        self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     def problems(self) -> list[str]:
         """Console errors and warnings, uncaught exceptions and log errors so far."""
         found = []

@@ -233,3 +233,17 @@ def test_pause_step_and_reset(browser, default_page):
     browser.evaluate(frame)
     assert browser.evaluate("window.wander3d.steps") == 0
     assert browser.evaluate("document.getElementById('play').textContent") == "▶"
+
+
+def test_a_tap_selects_an_agent_on_a_phone_held_sideways(default_page):
+    browser = Browser(844, 390)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+        browser.evaluate("document.getElementById('play').click()")
+        x, y = browser.evaluate("window.wander3d.onScreen(11)")
+        browser.tap(x, y)
+        assert browser.wait_for("window.wander3d.selected() >= 0", timeout=10)
+        assert browser.problems() == []
+    finally:
+        browser.close()
