@@ -108,3 +108,16 @@ def test_an_installed_wheel_finds_the_default_scene_from_any_folder(wheel, tmp_p
     )  # fmt: skip
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(site)
+
+
+def test_the_wheel_ships_every_ports_sources(wheel):
+    """`wander3d port` reads its languages' checked-in sources from the installed package."""
+    from wander3d.port import LANGUAGES, language
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for name in LANGUAGES:
+        lang = language(name)
+        folder = lang.package.replace(".", "/")
+        for path in (lang.core, *lang.sources):
+            assert f"{folder}/{path}" in names, f"{name}: {path} is not in the wheel"

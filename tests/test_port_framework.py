@@ -125,3 +125,32 @@ def test_write_port_needs_the_parent_folder(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(OutputError, match="not a folder"):
         write_port(plan, fake_language(), tmp_path / "file")
+
+
+def test_the_command_reports_bad_input_in_one_line(tmp_path, capsys):
+    from wander3d.cli import main
+
+    assert main(["port", "default", "--lang", "js", "--group", "x", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == "wander3d: error: --group: scene 'Default' has no group 'x' (groups: 'wanderers')\n"
+    )
+    missing = tmp_path / "no" / "port"
+    assert main(["port", "default", "--lang", "js", "--out", str(missing)]) == 2
+    assert capsys.readouterr().err == (
+        f"wander3d: error: --out {missing}: folder {missing.parent} does not exist\n"
+    )
+    with pytest.raises(SystemExit) as exit_:
+        main(["port", "default", "--lang", "cobol", "--out", str(tmp_path)])
+    assert exit_.value.code == 2 and "invalid choice: 'cobol'" in capsys.readouterr().err
+
+
+def test_the_command_says_where_the_port_went_and_how_to_check_it(tmp_path, capsys):
+    from wander3d.cli import main
+
+    out = tmp_path / "game"
+    assert main(["port", "compare", "--lang", "js", "--group", "seek", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"{out}: JavaScript port of 'Five methods compared' (1 group, 60 ")
+    assert f"node {out}/conformance.mjs" in said
+    assert load_scene(out / "scene.toml").groups[0].name == "seek"

@@ -8,6 +8,10 @@ no bit twiddling. They follow fdlibm's algorithms and coefficients (Sun Microsys
 with the word-level tests replaced by comparisons of values; each is within a few ulp of the
 exact result (tests/test_engine_detmath.py measures it against numpy). The ports carry a line
 by line translation (wander3d/port/*/); docs/ports.md says what must not change.
+
+numba caches the compiled kernel with these functions inlined and refreshes that cache when
+kernel.py changes, not when this file does: after editing here, touch kernel.py (or clear its
+__pycache__) so the kernel recompiles.
 """
 
 from __future__ import annotations

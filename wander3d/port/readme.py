@@ -45,10 +45,10 @@ def conformance_section(plan: PortPlan, command: str) -> str:
     return (
         "## Check it against wander3d\n\n"
         "The port repeats wander3d's run of `scene.toml` (this port's groups, seed "
-        f"{plan.scene.seed}, dt {plan.scene.dt:g} s) bit for bit. With nothing but the "
-        "language's own tools:\n\n"
+        f"{plan.scene.seed}, dt {plan.scene.dt:g} s) bit for bit. In this folder, with nothing "
+        "but the language's own tools and wander3d:\n\n"
         "```sh\n"
-        f"{command.replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
+        f"{command.replace('DIR/', '').replace('SECONDS', '60').replace('SAMPLE_RATE', '10')}\n"
         "wander3d run scene.toml --seconds 60 --sample-rate 10 --out ref.csv\n"
         "cmp out.csv ref.csv && echo identical\n"
         "```\n\n"

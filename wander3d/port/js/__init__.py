@@ -150,8 +150,9 @@ each agent interpolated between its last two steps. 60 fps, 144 fps or a stutter
 ## Parameters
 
 Each group's parameters are `flock.groups[g].params`, named after the scene file's keys; change
-them at any time (from a GUI, a game state) and they act from the next step. `method` can change
-too; the new method starts from its stored state, so the target may jump once.
+them at any time (from a GUI, a game state) and they act from the next step. Change the method
+with `flock.setMethod(g, "noise")`: each agent's target stays where it is and the new method
+continues from there (as in wander3d's app).
 
 {parameters}
 ## Debug drawing: the wander sphere and target

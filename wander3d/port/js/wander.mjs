@@ -591,6 +591,20 @@ const TINY = 1e-12;
 /** A frame longer than this (s) counts as this long: a stalled tab makes no burst of steps. */
 export const MAX_FRAME_SECONDS = 0.25;
 
+/** The level side of unit heading h (h x up, normalised; x, with outY, outZ), or any
+ * perpendicular for a vertical heading. */
+function levelSide(hx, hy, hz) {
+  const sx = -hz;
+  const sz = hx;
+  const level = Math.sqrt(sx * sx + sz * sz);
+  if (level > 1e-9) {
+    outY = 0.0;
+    outZ = sz / level;
+    return sx / level;
+  }
+  return perpendicular(hx, hy, hz);
+}
+
 /** The angle method's pitch walk per step: [decay, kick] (engine: kernel.pitch_walk). */
 function pitchWalk(rate, vertical, dt) {
   const spread = vertical * PITCH_SPREAD;
@@ -708,9 +722,7 @@ export class Flock {
     const inner = [0, 1, 2].map((a) => [this.low[a] + this.margin, this.high[a] - this.margin - (this.low[a] + this.margin)]);
     for (let i = 0; i < this.count; i++) {
       const p = this.groups[this.groupOf[i]].params;
-      mix((this.agentKeys[2 * i] ^ SPAWN_SALT_HI) >>> 0, (this.agentKeys[2 * i + 1] ^ SPAWN_SALT_LO) >>> 0);
-      const kh = H;
-      const kl = L;
+      const [kh, kl] = this.spawnKey(i);
       for (let a = 0; a < 3; a++) {
         this.position[3 * i + a] = inner[a][0] + uniform(kh, kl, a) * inner[a][1];
         this.seekPoint[3 * i + a] = inner[a][0] + uniform(kh, kl, 3 + a) * inner[a][1];
@@ -731,26 +743,16 @@ export class Flock {
       const speed = p.initialSpeed ?? p.maxSpeed / 2;
       this.heading.set([hx, hy, hz], 3 * i);
       this.velocity.set([hx * speed, hy * speed, hz * speed], 3 * i);
-      // The level side (heading x up), or any perpendicular for a vertical heading.
-      let sx = -hz;
-      let sz = hx;
-      const level = Math.sqrt(sx * sx + sz * sz);
-      let sy = 0.0;
-      if (level > 1e-9) {
-        sx /= level;
-        sz /= level;
-      } else {
-        sx = perpendicular(hx, hy, hz);
-        sy = outY;
-        sz = outZ;
-      }
+      const sx = levelSide(hx, hy, hz);
+      const sy = outY;
+      const sz = outZ;
       this.side.set([sx, sy, sz], 3 * i);
       const yaw = (2.0 * uniform(kh, kl, 6) - 1.0) * Math.PI;
       const pitch = (2.0 * uniform(kh, kl, 7) - 1.0) * HALF_PI * p.vertical;
       this.angles.set(p.method === "angle" ? [yaw, pitch] : [0.0, 0.0], 2 * i);
       for (let k = 0; k < 2; k++) {
         hashAt(kh, kl, 9 + k);
-        this.noiseKeys[4 * i + 2 * k] = H >>> 1; // below 2^63, as the engine draws them
+        this.noiseKeys[4 * i + 2 * k] = H & 0x7fffffff; // below 2^63, as the engine draws them
         this.noiseKeys[4 * i + 2 * k + 1] = L;
         this.noisePhase[2 * i + k] = uniform(kh, kl, 11 + k) * 1024.0;
       }
@@ -773,6 +775,86 @@ export class Flock {
     }
     this.step = 0;
     this.held.fill(-1);
+  }
+
+  /**
+   * Switch group `g` to wander `method`, each agent continuing from where its target is now
+   * (as wander3d's app does): the wander direction keeps pointing where it did (from seek:
+   * from the sphere's centre to the point sought); angle and noise measure its yaw and pitch
+   * in a fresh level frame (noise: new curves, offset to pass through it); seek seeks the
+   * shown target, kept inside the margin. New random draws come from the agent's spawn
+   * stream at the current step. Setting params.method directly switches without this care.
+   */
+  setMethod(g, method) {
+    const group = this.groups[g];
+    const p = group.params;
+    if (!METHODS.includes(method)) throw new Error(`no wander method ${method} (${METHODS.join(", ")})`);
+    const old = p.method;
+    if (method === old) return;
+    const t = this.step * this.dt * p.frequency;
+    for (let i = group.first; i < group.first + group.count; i++) {
+      const i3 = 3 * i;
+      const [px, py, pz] = this.position.subarray(i3, i3 + 3);
+      const [hx, hy, hz] = this.heading.subarray(i3, i3 + 3);
+      let [wx, wy, wz] = this.wander.subarray(i3, i3 + 3);
+      if (old === "seek") {
+        wx = this.seekPoint[i3] - (px + hx * p.distance);
+        wy = this.seekPoint[i3 + 1] - (py + hy * p.distance);
+        wz = this.seekPoint[i3 + 2] - (pz + hz * p.distance);
+      }
+      const w = Math.sqrt(wx * wx + wy * wy + wz * wz);
+      if (w > TINY) {
+        wx /= w;
+        wy /= w;
+        wz /= w;
+      } else {
+        wx = hx;
+        wy = hy;
+        wz = hz;
+      }
+      this.wander.set([wx, wy, wz], i3);
+      streamKey(...this.spawnKey(i), this.step);
+      const kh = H;
+      const kl = L;
+      if (method === "angle" || method === "noise") {
+        const sx = levelSide(hx, hy, hz);
+        const sy = outY;
+        const sz = outZ;
+        this.side.set([sx, sy, sz], i3);
+        const yaw = anglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz);
+        const pitch = pitchOut;
+        if (method === "angle") {
+          this.angles.set([yaw, pitch], 2 * i);
+        } else {
+          for (let k = 0; k < 2; k++) {
+            hashAt(kh, kl, 1 + k);
+            this.noiseKeys[4 * i + 2 * k] = H & 0x7fffffff;
+            this.noiseKeys[4 * i + 2 * k + 1] = L;
+            this.noisePhase[2 * i + k] = uniform(kh, kl, 3 + k) * 1024.0;
+          }
+          this.gradients.fill(NaN, 12 * i, 12 * i + 12);
+          const k = this.noiseKeys;
+          const curveYaw = noiseAngles(k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3], this.noisePhase[2 * i], this.noisePhase[2 * i + 1], t, p.vertical, 0.0, 0.0, this.gradients, 12 * i);
+          const offsetYaw = shiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - pitchOut);
+          this.angles.set([offsetYaw, pitchOut], 2 * i);
+        }
+      } else if (method === "seek") {
+        for (let a = 0; a < 3; a++) {
+          const shown = old === "seek" ? this.seekPoint[i3 + a] : this.position[i3 + a] + this.heading[i3 + a] * p.distance + this.wander[i3 + a] * p.radius;
+          this.seekPoint[i3 + a] = Math.min(this.high[a] - this.margin, Math.max(this.low[a] + this.margin, shown));
+        }
+        this.seekTimer[i] = uniform(kh, kl, 5) * p.interval;
+      }
+      this.held[i] = -1;
+    }
+    p.method = method;
+    this.placeTargets();
+  }
+
+  /** Agent i's spawn stream key: [hi, lo]. */
+  spawnKey(i) {
+    mix((this.agentKeys[2 * i] ^ SPAWN_SALT_HI) >>> 0, (this.agentKeys[2 * i + 1] ^ SPAWN_SALT_LO) >>> 0);
+    return [H, L];
   }
 
   /**
