@@ -645,6 +645,15 @@ if (query.has("steps")) {
   if (!Number.isInteger(steps) || steps < 0) throw new Error(`?steps= needs a whole number of steps >= 0, not ${query.get("steps")}`);
   out.textContent = positionsAfter(steps);
   out.dataset.steps = String(steps);
+  document.body.classList.add("positions");
+  document.getElementById("title").textContent = config.name;
+  document.getElementById("clock").textContent = `every agent's position after ${steps} steps (particle,x,y,z), as wander3d run writes them`;
 } else {
-  live();
+  try {
+    live();
+  } catch (e) {
+    // Most likely no WebGL 2 here: say so on the page, not only in the console.
+    document.getElementById("clock").textContent = `This browser cannot draw the scene: ${e.message}`;
+    throw e;
+  }
 }
