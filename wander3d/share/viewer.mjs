@@ -109,18 +109,16 @@ class Trails {
     this.every = every;
     const n = this.count;
     this.positions = new Float32Array(capacity * n * 3);
-    const index = new Uint32Array(capacity * n * 2);
-    for (let s = 0; s < capacity; s++) {
-      const next = (s + 1) % capacity;
-      for (let a = 0; a < n; a++) {
-        index[2 * (s * n + a)] = s * n + a;
-        index[2 * (s * n + a) + 1] = next * n + a;
-      }
-    }
+    // Strides the guard may join samples by: divisors of the capacity (so a chain of every
+    // stride-th sample wraps around the ring onto itself), at most 0.1 s of path a segment.
+    const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-9));
+    this.strides = [1, 2, 3, 4, 5, 6].filter((k) => k <= most && capacity % k === 0);
+    this.indices = new Map(); // stride -> its index buffer, made when first used
+    this.stride = 1;
     this.geometry = new THREE.BufferGeometry();
     this.attribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
     this.geometry.setAttribute("position", this.attribute);
-    this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    this.geometry.setIndex(this.index(1));
     this.uniforms = {
       color: { value: new THREE.Color(...color) },
       head: { value: 0 },
@@ -164,6 +162,29 @@ class Trails {
     this.filled = 0; // samples written, up to capacity
   }
 
+  /** The segments joining every `stride`-th sample, (s, s + stride) for each slot s and
+   * agent, grouped by s % stride and in slot order within a group: the chain ending at the
+   * newest sample is then one or two contiguous runs. */
+  index(stride) {
+    if (!this.indices.has(stride)) {
+      const n = this.count;
+      const cap = this.capacity;
+      const index = new Uint32Array(cap * n * 2);
+      let k = 0;
+      for (let r = 0; r < stride; r++) {
+        for (let s = r; s < cap; s += stride) {
+          const next = (s + stride) % cap;
+          for (let a = 0; a < n; a++) {
+            index[k++] = s * n + a;
+            index[k++] = next * n + a;
+          }
+        }
+      }
+      this.indices.set(stride, new THREE.BufferAttribute(index, 1));
+    }
+    return this.indices.get(stride);
+  }
+
   /** Free the GPU buffers and programs (the trails of a run that is reset). */
   dispose() {
     for (const mesh of [this.mesh, this.leadMesh]) {
@@ -188,7 +209,7 @@ class Trails {
   /** Draw the segments between written samples, never the one from the newest to the oldest,
    * and the leads to the agents drawn at `alpha` between their last two steps. `fraction`:
    * the newest part of the trail to draw (the frame-rate guard's), faded over its length. */
-  draw(flock, alpha, fraction = 1) {
+  draw(flock, alpha, fraction = 1, stride = 1) {
     const n = this.count;
     const newest = ((this.head - 1 + this.capacity) % this.capacity) * n * 3;
     const at = [0, 0, 0];
@@ -200,16 +221,26 @@ class Trails {
       }
     }
     this.leadAttribute.needsUpdate = true;
-    const shown = Math.min(this.filled, Math.max(2, Math.round(fraction * this.capacity)));
-    const segments = shown - 1;
+    const cap = this.capacity;
+    const k = this.strides.filter((d) => d <= stride).pop();
+    if (k !== this.stride) {
+      this.stride = k;
+      this.geometry.setIndex(this.index(k));
+    }
+    const shown = Math.min(this.filled, Math.max(2, Math.round(fraction * cap)));
     this.uniforms.head.value = this.head;
-    this.uniforms.span.value = Math.max(2, Math.round(fraction * this.capacity));
+    this.uniforms.span.value = Math.max(2, Math.round(fraction * cap));
     this.geometry.clearGroups();
+    // The chain last - m k, ..., last - k, last: `segments` segments (s, s + k).
+    const segments = Math.floor((shown - 1) / k);
     if (segments <= 0) return;
-    const start = (this.head - shown + this.capacity) % this.capacity;
-    const firstRun = Math.min(segments, this.capacity - start);
-    this.geometry.addGroup(2 * n * start, 2 * n * firstRun, 0);
-    if (segments > firstRun) this.geometry.addGroup(0, 2 * n * (segments - firstRun), 0);
+    const last = (this.head - 1 + cap) % cap; // the newest sample's slot
+    const r = last % k;
+    const chain = cap / k; // segments of one residue r, in slot order
+    const first = (((last - segments * k + cap) % cap) - r) / k;
+    const firstRun = Math.min(segments, chain - first);
+    this.geometry.addGroup(2 * n * (r * chain + first), 2 * n * firstRun, 0);
+    if (segments > firstRun) this.geometry.addGroup(2 * n * r * chain, 2 * n * (segments - firstRun), 0);
   }
 }
 
@@ -534,16 +565,22 @@ function live() {
   });
 
   // The frame-rate guard: where drawing cannot keep 30 fps (a software renderer, a big scene,
-  // a slow phone), the trails are drawn shorter, down to 30% of their length (shorter ones no
-  // longer show the path); they grow back when there is time to spare. Trails cost the most
-  // to draw: every pixel of every line.
+  // a slow phone), the trails are drawn coarser, then shorter, down to 30% of their length
+  // (shorter ones no longer show the path); they come back when there is time to spare.
+  // Trails cost the most to draw: every line, and every pixel of it.
   const guard = {
+    // Levels from the best: full trails, then samples joined by 2 and 3 (short segments, the
+    // same shape), then shorter and shorter trails.
+    levels: [[1, 1], [1, 2], [1, 3], [0.75, 3], [0.56, 3], [0.42, 3], [0.3, 3]],
+    level: 0,
     fraction: 1,
+    stride: 1,
     enabled: true,
     adjust(fps) {
-      if (!this.enabled) this.fraction = 1;
-      else if (fps < 30) this.fraction = Math.max(0.3, this.fraction * 0.75);
-      else if (fps > 50) this.fraction = Math.min(1, this.fraction * 1.25);
+      if (!this.enabled) this.level = 0;
+      else if (fps < 30) this.level = Math.min(this.levels.length - 1, this.level + 1);
+      else if (fps > 50) this.level = Math.max(0, this.level - 1);
+      [this.fraction, this.stride] = this.levels[this.level];
     },
   };
 
@@ -620,7 +657,7 @@ function live() {
     const stepped = performance.now();
     counters.stepMs += stepped - began;
     agents.draw();
-    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction);
+    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride);
     controls.update();
     const drawnAt = [0, 0, 0];
     if (selected >= 0 && showOverlay.checked) overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
