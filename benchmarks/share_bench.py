@@ -7,10 +7,11 @@ Two pages, each opened in a fresh headless Chromium at --size on each software r
 3,000 agents and trails on. After --warmup seconds the page's own frame counter
 (`window.wander3d.frames`) is read over --seconds of the page's clock, so the figures are the
 frames the page drew, not frames Chromium was asked for. Printed per page: frames per second
-as a user gets them, how much of the trails the page's frame-rate guard kept to hold 30 fps,
-simulated seconds per real second (1.00 when the page keeps up), frames per second with the
-guard off (full trails), paused (drawing alone), and playing without trails. The numbers
-depend on the machine's load: compare figures from one run.
+as a user gets them, how much of the trails the page's frame-rate guard kept to hold 30 fps
+(their length, and "xK": every K-th sample joined), simulated seconds per real second (1.00
+when the page keeps up), frames per second with the guard off (full trails), paused (drawing
+alone), and playing without trails. The numbers depend on the machine's load: compare
+figures from one run.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def measure(page: Path, size: tuple[int, int], angle: str, warmup: float, second
         browser.wait_for("window.wander3d && window.wander3d.frames > 0")
         browser.evaluate(f"new Promise((r) => setTimeout(r, {warmup * 1000:.0f}))")
         fps, steps, _ = browser.evaluate(MEASURE % (seconds * 1000))
-        kept = browser.evaluate("window.wander3d.trails.fraction")
+        kept = browser.evaluate("[window.wander3d.trails.fraction, window.wander3d.trailStride()]")
         browser.evaluate("window.wander3d.trails.enabled = false")
         browser.evaluate("new Promise((r) => setTimeout(r, 1500))")  # the guard lets go
         full_fps, _, _ = browser.evaluate(MEASURE % (seconds * 1000))
@@ -120,8 +121,8 @@ def main(argv: list[str]) -> int:
                 r = measure(page, (size[0], size[1]), flag, args.warmup, args.seconds)
                 print(
                     f"{name:<12} {scene.name:<24} {scene.agent_count:>6,} {r['fps']:>6.1f} "
-                    f"{r['kept']:>11.0%} {r['speed']:>8.2f} {r['full_fps']:>16.1f} "
-                    f"{r['paused_fps']:>10.1f} {r['bare_fps']:>14.1f}"
+                    f"{r['kept'][0]:>6.0%} x{r['kept'][1]} {r['speed']:>8.2f} "
+                    f"{r['full_fps']:>16.1f} {r['paused_fps']:>10.1f} {r['bare_fps']:>14.1f}"
                 )
                 if r["problems"]:
                     print(f"  console: {r['problems']}")

@@ -643,7 +643,7 @@ function live() {
     const rect = canvas.getBoundingClientRect();
     return [rect.left + ((at.x + 1) / 2) * rect.width, rect.top + ((1 - at.y) / 2) * rect.height];
   };
-  const counters = { frames: 0, steps: 0, stepMs: 0, drawMs: 0, dt: SCENE.dt, trails: guard, selected: () => selected, select, onScreen };
+  const counters = { frames: 0, steps: 0, stepMs: 0, drawMs: 0, dt: SCENE.dt, trails: guard, trailStride: () => Math.max(1, ...trails.map((t) => t.stride)), selected: () => selected, select, onScreen };
   window.wander3d = counters;
   let last = performance.now();
   let second = last;
