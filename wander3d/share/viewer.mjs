@@ -55,11 +55,15 @@ function enclosure(low, high, look) {
   const corner = (x, y, z) => [x ? high[0] : low[0], y ? high[1] : low[1], z ? high[2] : low[2]];
   for (let a = 0; a < 8; a++) {
     for (const bit of [4, 2, 1]) {
-      if (!(a & bit)) seg(corner(a & 4, a & 2, a & 1), corner((a | bit) & 4, (a | bit) & 2, (a | bit) & 1), look.box);
+      if (!(a & bit))
+        seg(corner(a & 4, a & 2, a & 1), corner((a | bit) & 4, (a | bit) & 2, (a | bit) & 1), look.box);
     }
   }
   const step = niceStep(Math.max(high[0] - low[0], high[2] - low[2]));
-  for (const [axis, other] of [[0, 2], [2, 0]]) {
+  for (const [axis, other] of [
+    [0, 2],
+    [2, 0],
+  ]) {
     for (let v = Math.floor(low[axis] / step) * step + step; v < high[axis] - 1e-9 * step; v += step) {
       const a = [0, low[1], 0];
       const b = [0, low[1], 0];
@@ -93,8 +97,13 @@ function fitDistance(low, high, fov, aspect, eye) {
   const tanH = tanV * aspect;
   let need = 0;
   for (let c = 0; c < 8; c++) {
-    const rel = new THREE.Vector3(...[0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a]) - (low[a] + high[a]) / 2));
-    need = Math.max(need, Math.max(Math.abs(rel.dot(right)) / tanH, Math.abs(rel.dot(up)) / tanV) - rel.dot(forward));
+    const rel = new THREE.Vector3(
+      ...[0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a]) - (low[a] + high[a]) / 2),
+    );
+    need = Math.max(
+      need,
+      Math.max(Math.abs(rel.dot(right)) / tanH, Math.abs(rel.dot(up)) / tanV) - rel.dot(forward),
+    );
   }
   return need;
 }
@@ -154,7 +163,12 @@ class Trails {
     const leadGeometry = new THREE.BufferGeometry();
     this.leadAttribute = new THREE.BufferAttribute(this.lead, 3).setUsage(THREE.DynamicDrawUsage);
     leadGeometry.setAttribute("position", this.leadAttribute);
-    const leadMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color(...color), transparent: true, opacity: look.trailAlpha, depthWrite: false });
+    const leadMaterial = new THREE.LineBasicMaterial({
+      color: new THREE.Color(...color),
+      transparent: true,
+      opacity: look.trailAlpha,
+      depthWrite: false,
+    });
     this.leadMesh = new THREE.LineSegments(leadGeometry, leadMaterial);
     this.leadMesh.frustumCulled = false;
     this.mesh.add(this.leadMesh);
@@ -250,12 +264,19 @@ class Overlay {
   constructor(look, size) {
     this.look = look;
     this.size = size;
-    const most = 2 * (48 + 3 * look.circleSegments + 2 + 2 * 5); // vertices: ring, sphere, two lines, two arrows
+    // Vertices: the ring, the sphere's circles, feeler and target lines, two five-line arrows.
+    const most = 2 * (48 + 3 * look.circleSegments + 2 + 2 * 5);
     this.positions = new Float32Array(most * 3);
     this.colors = new Float32Array(most * 4);
     this.geometry = new THREE.BufferGeometry();
-    this.geometry.setAttribute("position", new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage));
-    this.geometry.setAttribute("color", new THREE.BufferAttribute(this.colors, 4).setUsage(THREE.DynamicDrawUsage));
+    this.geometry.setAttribute(
+      "position",
+      new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage),
+    );
+    this.geometry.setAttribute(
+      "color",
+      new THREE.BufferAttribute(this.colors, 4).setUsage(THREE.DynamicDrawUsage),
+    );
     this.lines = new THREE.LineSegments(
       this.geometry,
       new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, depthTest: false }),
@@ -292,8 +313,17 @@ class Overlay {
     const up = new THREE.Vector3(0, 1, 0).applyQuaternion(camera.quaternion);
     const ring = 48;
     const radius = this.size * 0.85;
-    const around = (t) => p.clone().addScaledVector(right, Math.cos(t) * radius).addScaledVector(up, Math.sin(t) * radius);
-    for (let s = 0; s < ring; s++) put(around((2 * Math.PI * s) / ring).toArray(), around((2 * Math.PI * (s + 1)) / ring).toArray(), look.highlight);
+    const around = (t) =>
+      p
+        .clone()
+        .addScaledVector(right, Math.cos(t) * radius)
+        .addScaledVector(up, Math.sin(t) * radius);
+    for (let s = 0; s < ring; s++)
+      put(
+        around((2 * Math.PI * s) / ring).toArray(),
+        around((2 * Math.PI * (s + 1)) / ring).toArray(),
+        look.highlight,
+      );
     const group = flock.groupOf[i];
     const params = flock.groups[group].params;
     const onSphere = config.groups[group].onSphere;
@@ -320,7 +350,8 @@ class Overlay {
     // Arrows at full speed (force) are `reach` long (3/4 of it): the feeler plus the radius,
     // or a tenth of the box for seek, which has no sphere (render/debug.py).
     let reach = params.distance + params.radius;
-    if (!onSphere || reach <= 0) reach = 0.1 * Math.max(...[0, 1, 2].map((a) => SCENE.box.max[a] - SCENE.box.min[a]));
+    if (!onSphere || reach <= 0)
+      reach = 0.1 * Math.max(...[0, 1, 2].map((a) => SCENE.box.max[a] - SCENE.box.min[a]));
     const arrow = (vector, color) => {
       const length = vector.length();
       if (length < 1e-9) return;
@@ -332,7 +363,8 @@ class Overlay {
       const back = tip.clone().addScaledVector(d, -length * look.headFraction);
       const barb = length * look.headFraction * 0.45;
       put(p.toArray(), tip.toArray(), color);
-      for (const side of [s, s.clone().negate(), u, u.clone().negate()]) put(tip.toArray(), back.clone().addScaledVector(side, barb).toArray(), color);
+      for (const side of [s, s.clone().negate(), u, u.clone().negate()])
+        put(tip.toArray(), back.clone().addScaledVector(side, barb).toArray(), color);
     };
     const velocity = v3([0, 1, 2].map((a) => flock.velocity[3 * i + a]));
     const force = v3([0, 1, 2].map((a) => flock.force[3 * i + a]));
@@ -416,7 +448,8 @@ function coneMaterial(light) {
   });
 }
 
-const css = (c) => `rgba(${Math.round(c[0] * 255)}, ${Math.round(c[1] * 255)}, ${Math.round(c[2] * 255)}, ${c[3] ?? 1})`;
+const css = (c) =>
+  `rgba(${Math.round(c[0] * 255)}, ${Math.round(c[1] * 255)}, ${Math.round(c[2] * 255)}, ${c[3] ?? 1})`;
 
 // ---------------------------------------------------------------- the live page
 
@@ -476,7 +509,11 @@ function live() {
     for (let i = 0; i < flock.count; i++) agents.mesh.setColorAt(i, groupColors[flock.groupOf[i]]);
     scene.add(agents.mesh);
     // A group without a trail (trail_length 0 or 1) has none to draw.
-    trails = config.groups.flatMap((g, k) => (g.trail.capacity >= 2 ? [new Trails(flock.groups[k], g.trail.capacity, g.trail.every, g.color, look)] : []));
+    trails = config.groups.flatMap((g, k) =>
+      g.trail.capacity >= 2
+        ? [new Trails(flock.groups[k], g.trail.capacity, g.trail.every, g.color, look)]
+        : [],
+    );
     for (const t of trails) {
       t.sample(flock);
       t.mesh.visible = showTrails.checked;
@@ -530,7 +567,13 @@ function live() {
   document.getElementById("step").addEventListener("click", stepOnce);
   document.getElementById("reset").addEventListener("click", () => start());
   const speedValue = document.getElementById("speed-value");
-  slider(document.getElementById("speed"), { lo: 0.1, hi: 4, log: true }, 1, (v) => (speed = v), (v) => (speedValue.textContent = `${v}×`));
+  slider(
+    document.getElementById("speed"),
+    { lo: 0.1, hi: 4, log: true },
+    1,
+    (v) => (speed = v),
+    (v) => (speedValue.textContent = `${v}×`),
+  );
 
   const groupsBox = document.getElementById("groups");
   config.groups.forEach((g, k) => {
@@ -538,24 +581,48 @@ function live() {
     const head = element("div", { class: "head" });
     const name = element("span");
     name.append(element("span", { class: "swatch", style: `background:${css(g.color)}` }), g.name);
-    head.append(name, element("span", { class: "muted", title: "wander method · number of agents" }, `${g.method} · ${g.count.toLocaleString("en")}`));
+    head.append(
+      name,
+      element(
+        "span",
+        { class: "muted", title: "wander method · number of agents" },
+        `${g.method} · ${g.count.toLocaleString("en")}`,
+      ),
+    );
     box.append(head);
     for (const p of g.params) {
-      const row = element("div", { class: "param", title: `${p.label}${p.unit ? ` (${p.unit})` : ""}: ${p.doc}` });
+      const row = element("div", {
+        class: "param",
+        title: `${p.label}${p.unit ? ` (${p.unit})` : ""}: ${p.doc}`,
+      });
       const label = element("div", { class: "label" });
       const value = element("span", { class: "value" });
       label.append(element("span", {}, p.label), value);
-      const input = element("input", { type: "range", min: "0", max: "1000", "aria-label": `${g.name} ${p.label}` });
+      const input = element("input", {
+        type: "range",
+        min: "0",
+        max: "1000",
+        "aria-label": `${g.name} ${p.label}`,
+      });
       row.append(label, input);
       box.append(row);
-      slider(input, p, flock.groups[k].params[p.name], (v) => (flock.groups[k].params[p.name] = v), (v) => (value.textContent = `${v}${p.unit ? ` ${p.unit}` : ""}`));
+      slider(
+        input,
+        p,
+        flock.groups[k].params[p.name],
+        (v) => (flock.groups[k].params[p.name] = v),
+        (v) => (value.textContent = `${v}${p.unit ? ` ${p.unit}` : ""}`),
+      );
     }
     groupsBox.append(box);
   });
   const legend = document.getElementById("legend");
   for (const [color, name, meaning] of look.legend) {
     const row = element("div", { title: meaning });
-    row.append(element("span", { class: "swatch", style: `background:${css(color)}` }), `${name}: ${meaning}`);
+    row.append(
+      element("span", { class: "swatch", style: `background:${css(color)}` }),
+      `${name}: ${meaning}`,
+    );
     legend.append(row);
   }
   document.getElementById("title").textContent = config.name;
@@ -571,7 +638,15 @@ function live() {
   const guard = {
     // Levels from the best: full trails, then samples joined by 2 and 3 (short segments, the
     // same shape), then shorter and shorter trails.
-    levels: [[1, 1], [1, 2], [1, 3], [0.75, 3], [0.56, 3], [0.42, 3], [0.3, 3]],
+    levels: [
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [0.75, 3],
+      [0.56, 3],
+      [0.42, 3],
+      [0.3, 3],
+    ],
     level: 0,
     fraction: 1,
     stride: 1,
@@ -598,7 +673,10 @@ function live() {
   canvas.addEventListener("pointerup", (e) => {
     if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 6) return;
     const rect = canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+    const ndc = new THREE.Vector2(
+      ((e.clientX - rect.left) / rect.width) * 2 - 1,
+      -((e.clientY - rect.top) / rect.height) * 2 + 1,
+    );
     raycaster.setFromCamera(ndc, camera);
     agents.mesh.boundingSphere = null; // agents moved since the last pick
     const hit = raycaster.intersectObject(agents.mesh)[0];
@@ -606,7 +684,8 @@ function live() {
   });
   window.addEventListener("keydown", (e) => {
     // A focused control keeps its own keys (Space presses a button, arrows move a slider).
-    if (e.target instanceof Element && e.target.closest("button, input") && !["r", "R", "."].includes(e.key)) return;
+    if (e.target instanceof Element && e.target.closest("button, input") && !["r", "R", "."].includes(e.key))
+      return;
     if (e.key === " ") togglePlay();
     else if (e.key === ".") stepOnce();
     else if (e.key === "r" || e.key === "R") start();
@@ -643,7 +722,18 @@ function live() {
     const rect = canvas.getBoundingClientRect();
     return [rect.left + ((at.x + 1) / 2) * rect.width, rect.top + ((1 - at.y) / 2) * rect.height];
   };
-  const counters = { frames: 0, steps: 0, stepMs: 0, drawMs: 0, dt: SCENE.dt, trails: guard, trailStride: () => Math.max(1, ...trails.map((t) => t.stride)), selected: () => selected, select, onScreen };
+  const counters = {
+    frames: 0,
+    steps: 0,
+    stepMs: 0,
+    drawMs: 0,
+    dt: SCENE.dt,
+    trails: guard,
+    trailStride: () => Math.max(1, ...trails.map((t) => t.stride)),
+    selected: () => selected,
+    select,
+    onScreen,
+  };
   window.wander3d = counters;
   let last = performance.now();
   let second = last;
@@ -660,7 +750,8 @@ function live() {
     for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride);
     controls.update();
     const drawnAt = [0, 0, 0];
-    if (selected >= 0 && showOverlay.checked) overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
+    if (selected >= 0 && showOverlay.checked)
+      overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
     else overlay.group.visible = false;
     renderer.render(scene, camera);
     counters.drawMs += performance.now() - stepped;
@@ -672,19 +763,22 @@ function live() {
       second = now;
       if (showTrails.checked && trails.length) guard.adjust(fps);
     }
-    clock.textContent = `t = ${(flock.step * flock.dt).toFixed(1)} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
+    const t = (flock.step * flock.dt).toFixed(1);
+    clock.textContent = `t = ${t} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
   });
 }
 
 if (query.has("steps")) {
   const steps = Number(query.get("steps"));
   const out = document.getElementById("positions");
-  if (!Number.isInteger(steps) || steps < 0) throw new Error(`?steps= needs a whole number of steps >= 0, not ${query.get("steps")}`);
+  if (!Number.isInteger(steps) || steps < 0)
+    throw new Error(`?steps= needs a whole number of steps >= 0, not ${query.get("steps")}`);
   out.textContent = positionsAfter(steps);
   out.dataset.steps = String(steps);
   document.body.classList.add("positions");
   document.getElementById("title").textContent = config.name;
-  document.getElementById("clock").textContent = `every agent's position after ${steps} steps (particle,x,y,z), as wander3d run writes them`;
+  document.getElementById("clock").textContent =
+    `every agent's position after ${steps} steps (particle,x,y,z), as wander3d run writes them`;
 } else {
   try {
     live();
