@@ -52,6 +52,8 @@ die() {
 #   mono-mcs mono-runtime
 #                      mcs and mono: build and run the C# port's driver (tests/test_port_csharp.py).
 #   g++                builds the C++ port's driver (tests/test_port_cpp.py; C++17, to_chars).
+#   chromium           runs the page `wander3d share` writes, headless (tests/test_share_page.py,
+#                      benchmarks/share_bench.py).
 SYSTEM_PACKAGES=(
     python3-venv
     xvfb xauth
@@ -62,6 +64,7 @@ SYSTEM_PACKAGES=(
     fonts-dejavu-core x11-utils
     nodejs
     mono-mcs mono-runtime g++
+    chromium
 )
 
 # dpkg's view of one package. Ubuntu 24.04 renamed some libraries for the 64-bit time_t

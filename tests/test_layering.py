@@ -86,6 +86,8 @@ LAYERS: dict[str, Layer] = {
     ),
     # `wander3d port`: the engine's model as code in other languages. Headless.
     "port": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy",)),
+    # `wander3d share`: a scene as one web page running the JS port. Headless.
+    "share": Layer(uses=("api", "engine", "scene", "helpers", "port"), third_party=("numpy",)),
     # The running simulation's one owner, for the app and scripts: headless, no Qt.
     "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
     # The desktop app (Qt): thin adapters over the session.
@@ -100,6 +102,7 @@ LAYERS: dict[str, Layer] = {
             "bench",
             "session",
             "port",
+            "share",
         ),
         third_party=None,
     ),
@@ -118,6 +121,7 @@ LAYERS: dict[str, Layer] = {
             "session",
             "app",
             "port",
+            "share",
         ),
         third_party=None,
     ),
@@ -144,6 +148,7 @@ PLACES: dict[str, str] = {
     "wander3d.export": "export",
     "wander3d.sweep": "sweep",
     "wander3d.port": "port",
+    "wander3d.share": "share",
     "wander3d.cli": "cli",
     "wander3d.commands": "cli",
     "wander3d.__main__": "cli",

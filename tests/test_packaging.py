@@ -121,3 +121,11 @@ def test_the_wheel_ships_every_ports_sources(wheel):
         folder = lang.package.replace(".", "/")
         for path in (lang.core, *lang.sources):
             assert f"{folder}/{path}" in names, f"{name}: {path} is not in the wheel"
+
+
+def test_the_wheel_ships_the_shared_pages_parts(wheel):
+    """`wander3d share` inlines its page, viewer and vendored three.js from the package."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for path in ("page.html", "viewer.mjs", "vendor/three.min.mjs", "vendor/LICENSE"):
+        assert f"wander3d/share/{path}" in names, f"{path} is not in the wheel"

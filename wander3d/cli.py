@@ -9,6 +9,7 @@
     wander3d render SCENE --out F     draw offscreen to a PNG, MP4 or GIF (no display needed)
     wander3d bench                    engine speed against a tutorial-style loop, frame costs
     wander3d port SCENE --lang L ...  the scene's wander as drop-in code for a game engine
+    wander3d share SCENE --out F      the scene, live, as one self-contained web page
 
 Each command lives in its own module of `wander3d.commands`. Qt and vispy are imported only by
 the commands that draw (and Dask only by `sweep` and `tune`), so the headless commands work on

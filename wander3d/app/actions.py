@@ -135,6 +135,10 @@ class Actions:
             "&Export code…", tip="Write the scene, with the current parameters, as code for a "
             "game engine (JavaScript / three.js, C# / Unity, C++ / Unreal)",
         )  # fmt: skip
+        self.share_page = a(
+            "S&hare as web page…", tip="Write the scene, with the current parameters, as one "
+            "web page that runs it live in any browser, offline",
+        )  # fmt: skip
         self.screenshot = a("Save s&creenshot", ("Ctrl+Shift+S", "F12"), "Save the view as a PNG")
         self.quit = a("&Quit", ("Ctrl+Q",), "Quit wander3d")
         self.play = a("Pause", ("Space",), "Play or pause", sp.SP_MediaPause)
@@ -178,8 +182,8 @@ class Actions:
         file_menu = add_menu(bar, "&File")
         file_menu.addAction(self.open)
         file_menu.addMenu(self.recent_menu)
-        for act in (self.reload, self.auto_reload, self.save_as, self.export_code, None,
-                    self.screenshot, None, self.quit):  # fmt: skip
+        for act in (self.reload, self.auto_reload, self.save_as, self.export_code,
+                    self.share_page, None, self.screenshot, None, self.quit):  # fmt: skip
             file_menu.addSeparator() if act is None else file_menu.addAction(act)
         sim_menu = add_menu(bar, "&Simulation")
         for act in (self.play, self.step, self.reset, self.slower, self.faster):

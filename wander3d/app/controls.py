@@ -5,13 +5,12 @@ the window also uses as shortcuts that it moves by: the arrows, Home, End, Page 
 only while it has the keyboard focus. Space stays the window's play / pause everywhere but on
 a check box, which toggles with it.
 Values are shown exactly, with their unit; sliders are logarithmic for parameters that span
-decades.
+decades (the table of them: wander3d.scene.tunables).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from PyQt6.QtCore import QEvent, Qt, pyqtSignal
 from PyQt6.QtGui import QKeyEvent, QWheelEvent
@@ -27,8 +26,9 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from wander3d.engine import METHOD_KEYS, GroupParams
 from wander3d.scene import schema
+from wander3d.scene.tunables import PARAMS as PARAMS  # the panel's table, re-exported
+from wander3d.scene.tunables import ParamSpec
 
 #: Slider steps between a parameter's ends.
 SLIDER_STEPS = 1000
@@ -47,49 +47,6 @@ NAVIGATION_KEYS = frozenset(
 )  # fmt: skip
 #: A focused check box keeps Space, which toggles it.
 TOGGLE_KEYS = frozenset((Qt.Key.Key_Space,))
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """A tunable parameter: a GroupParams field ("groups") or a WanderParams one.
-
-    lo, hi: the slider's default range (units of the parameter); a scene value beyond it
-    stretches it. log: the slider is logarithmic (for a parameter that spans decades; lo > 0).
-    """
-
-    key: str
-    table: str
-    label: str
-    lo: float
-    hi: float
-    log: bool = False
-
-
-PARAMS = {
-    p.key: p
-    for p in (
-        ParamSpec("distance", "groups.wander", "Distance", 0.0, 120.0),
-        ParamSpec("radius", "groups.wander", "Radius", 0.1, 60.0, log=True),
-        ParamSpec("jitter", "groups.wander", "Jitter", 0.0, 60.0),
-        ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
-        ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
-        ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
-        ParamSpec("vertical", "groups.wander", "Vertical", 0.0, 1.0),
-        ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
-        ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
-    )
-}
-
-
-def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The sliders the panel offers for `group`: its method's wander keys, how much it moves
-    up and down, then its limits."""
-    return (*METHOD_KEYS[group.wander.method], "vertical", "max_speed", "max_force")
-
-
-def param_value(group: GroupParams, key: str) -> float:
-    spec = PARAMS[key]
-    return float(getattr(group.wander if spec.table == "groups.wander" else group, key))
 
 
 def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -> bool:

@@ -15,6 +15,7 @@ from wander3d.engine import Enclosure, GroupParams
 from wander3d.render.debug import LEGEND
 from wander3d.scene import schema
 from wander3d.scene.feel import group_feel
+from wander3d.scene.tunables import param_value, tunable_keys
 
 from .controls import (
     PARAMS,
@@ -22,8 +23,6 @@ from .controls import (
     PanelComboBox,
     PanelIntSpinBox,
     ParamControl,
-    param_value,
-    tunable_keys,
 )
 
 __all__ = ["PARAMS", "GroupControls", "SidePanel"]  # PARAMS: for the window

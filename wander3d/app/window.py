@@ -35,6 +35,7 @@ from .placement import place_window
 from .scene_files import SceneFiles, dropped_scene, slug
 from .timeline_bar import TimelineBar
 from .view_binding import ViewBinding
+from .web_share import WebShare
 
 #: A press and release closer than this (logical pixels) is a click (select), not a drag.
 CLICK_SLOP = 4.0
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self.commands.build_toolbar()
         self.files = SceneFiles(session, self, settings, self.commands, self.messages)
         self.code_export = CodeExport(session, self, settings, self.commands, self.messages)
+        self.web_share = WebShare(session, self, settings, self.commands, self.messages)
         self.frames = FrameLoop(session, self.view, self)
         self.timeline_bar = TimelineBar(self)
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)

@@ -5,9 +5,9 @@ parser and sets `func`) and `main(args) -> int`. Only the commands that draw imp
 and only inside their functions, so the headless ones run where there is no display.
 """
 
-from . import bench, check, open, port, render, run, stats, sweep, tune
+from . import bench, check, open, port, render, run, share, stats, sweep, tune
 
 #: In the order `wander3d --help` lists them.
-COMMANDS = (open, check, run, stats, sweep, tune, render, bench, port)
+COMMANDS = (open, check, run, stats, sweep, tune, render, bench, port, share)
 
 __all__ = ["COMMANDS"]

@@ -1,0 +1,249 @@
+"""`wander3d share`: one self-contained page that runs a scene live, identical to the engine.
+
+The page is run in a real headless Chromium (Debian's `chromium`): it loads with no console
+error and no network request, animates, selects the agent clicked, and `?steps=600` shows the
+positions `wander3d run` writes, for every bundled scene. Chromium is required: without it
+these tests fail, they never skip (scripts/bootstrap.sh installs it).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from chromium_support import Browser, chromium_path
+from scene_support import SCENES
+
+from wander3d.cli import main as wander3d
+from wander3d.scene import load_scene
+from wander3d.share import THREE_VERSION, page_html
+from wander3d.share.look import look
+
+STEPS = 600
+BUNDLED = sorted(p.stem for p in SCENES.glob("*.toml"))
+
+
+def config_of(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="config">(.*?)</script>', page, re.S)
+    assert found, "the page has no config"
+    return json.loads(found.group(1))
+
+
+@pytest.fixture(scope="module")
+def default_page(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("share") / "default.html"
+    assert wander3d(["share", str(SCENES / "default.toml"), "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture
+def browser():
+    b = Browser(1366, 768)
+    yield b
+    b.close()
+
+
+# ---------------------------------------------------------------- the file
+
+
+def test_the_page_is_one_file_that_names_no_outside_resource(default_page):
+    page = default_page.read_text(encoding="utf-8")
+    # No src/href to anything, no URL a browser could fetch (the licence's text names none).
+    assert not re.search(r"""(src|href)\s*=""", page)
+    assert not re.search(r"https?://", page), re.search(r".{40}https?://.{40}", page)
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', page).group(1))
+    assert set(imports["imports"]) == {"three", "wander", "wander-three"}
+    assert all(u.startswith("data:text/javascript;base64,") for u in imports["imports"].values())
+    assert "Copyright © 2010-2026 three.js authors" in page  # the vendored licence, inlined
+    assert f"three.js {THREE_VERSION} licence" in page
+
+
+def test_the_vendored_bundle_is_the_version_the_page_names():
+    bundle = (Path(__file__).parents[1] / "wander3d/share/vendor/three.min.mjs").read_text()
+    revision = re.match(r'var \w+="(\d+)"', bundle)
+    assert revision and f"0.{revision.group(1)}.0" == THREE_VERSION
+    assert "OrbitControls" in bundle
+
+
+def test_the_page_carries_the_scene_as_it_is_with_edits_and_colours():
+    scene = load_scene(SCENES / "compare.toml")
+    first = scene.groups[0]
+    edited = dataclasses.replace(first, wander=dataclasses.replace(first.wander, radius=7.25))
+    scene = scene.replace(groups=(edited, *scene.groups[1:]))
+    page = page_html(scene)
+    config = config_of(page)
+    assert config["background"] == scene.view.background
+    assert [g["name"] for g in config["groups"]] == [g.name for g in scene.groups]
+    colours = ["#" + "".join(f"{round(c * 255):02x}" for c in g["color"]) for g in config["groups"]]
+    assert colours == [g.color for g in scene.groups]
+    radius = next(p for p in config["groups"][0]["params"] if p["name"] == "radius")
+    assert radius == {**radius, "value": 7.25, "unit": "units", "log": True}
+    speed = next(p for p in config["groups"][0]["params"] if p["name"] == "maxSpeed")
+    assert speed["label"] == "Max speed" and speed["log"]
+    assert config["start"].startswith(f"wander3d-start 1\nagents {scene.agent_count}\n")
+
+
+@pytest.mark.render
+def test_the_page_draws_with_the_apps_colours_and_proportions():
+    pytest.importorskip("vispy")
+    from wander3d.render import agents, camera, debug, enclosure, trails
+
+    scene = load_scene(SCENES / "tunnel.toml")
+    figures = look(scene)
+    assert figures["box"] == enclosure.BOX_COLOR and figures["grid"] == enclosure.GRID_COLOR
+    assert figures["axes"] == enclosure.AXIS_COLORS
+    assert figures["axisFraction"] == enclosure.AXIS_FRACTION
+    size = agents.agent_size(scene.enclosure.min, scene.enclosure.max)
+    assert figures["coneLength"] == pytest.approx(size)
+    assert figures["coneAspect"] == agents.CONE_ASPECT
+    assert figures["light"] == pytest.approx(list(agents.LIGHT_DIRECTION))
+    assert (figures["trailAlpha"], figures["trailFade"]) == (
+        trails.TRAIL_ALPHA,
+        trails.TRAIL_FADE_POWER,
+    )
+    assert figures["fitMargin"] == camera.FIT_MARGIN
+    assert figures["wanderSphere"] == debug.SPHERE_COLOR and figures["legend"] == debug.LEGEND
+    assert (figures["circleSegments"], figures["forceScale"], figures["headFraction"]) == (
+        debug.CIRCLE_SEGMENTS,
+        debug.FORCE_SCALE,
+        debug.HEAD_FRACTION,
+    )
+
+
+def test_a_folder_that_does_not_exist_is_one_line_naming_the_option(tmp_path, capsys):
+    assert wander3d(["share", "default", "--out", str(tmp_path / "no" / "x.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wander3d: error: --out ") and "does not exist" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- in the browser
+
+
+def test_it_loads_with_no_console_error_and_no_network_request(browser, default_page):
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 5")
+    assert browser.problems() == []
+    assert browser.requests() == [default_page.resolve().as_uri()]
+
+
+def test_it_animates(browser, default_page):
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+    before = browser.screenshot()
+    steps = browser.evaluate("window.wander3d.steps")
+    browser.wait_for(f"window.wander3d.steps > {steps + 10}")
+    browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert browser.screenshot() != before
+
+
+def test_a_click_on_an_agent_selects_it_and_shows_its_overlay(browser, default_page):
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+    browser.evaluate("document.getElementById('play').click()")  # pause: agents hold still
+    before = browser.screenshot()
+    x, y = browser.evaluate("window.wander3d.onScreen(7)")
+    browser.click(x, y)
+    assert browser.wait_for("window.wander3d.selected() >= 0", timeout=10)
+    chosen = browser.evaluate("window.wander3d.selected()")
+    assert browser.evaluate("document.getElementById('selection').textContent") == (
+        f"agent {chosen} · wanderers"
+    )
+    browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert browser.screenshot() != before  # the ring, sphere and arrows are drawn
+    browser.click(5, 760)  # nothing there
+    assert browser.wait_for("window.wander3d.selected() === -1", timeout=10)
+
+
+def positions_from_run(scene_file: Path, folder: Path, steps: int) -> str:
+    """`particle,x,y,z` lines of `wander3d run`'s CSV after `steps` steps."""
+    dt = load_scene(scene_file).dt
+    seconds = steps * dt
+    reference = folder / "ref.csv"
+    args = ["run", str(scene_file), "--seconds", repr(seconds), "--sample-rate", repr(1 / seconds)]
+    assert wander3d([*args, "--out", str(reference)]) == 0
+    rows = list(csv.reader(io.StringIO(reference.read_text())))
+    header = rows[0]
+    at = {name: header.index(name) for name in ("particle", "frame", "x", "y", "z")}
+    last = [r for r in rows[1:] if r[at["frame"]] == "1"]
+    return "".join(f"{r[at['particle']]},{r[at['x']]},{r[at['y']]},{r[at['z']]}\n" for r in last)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_steps_shows_the_positions_wander3d_run_writes(name, tmp_path):
+    scene_file = SCENES / f"{name}.toml"
+    page = tmp_path / f"{name}.html"
+    assert wander3d(["share", str(scene_file), "--out", str(page)]) == 0
+    done = subprocess.run(
+        [chromium_path(), "--headless", "--no-sandbox", "--dump-dom",
+         f"{page.as_uri()}?steps={STEPS}"],
+        capture_output=True, text=True, timeout=110,
+    )  # fmt: skip
+    found = re.search(r'<pre id="positions" data-steps="(\d+)">(.*?)</pre>', done.stdout, re.S)
+    assert found, done.stdout[-2000:] + done.stderr[-2000:]
+    assert found.group(1) == str(STEPS)
+    ours = found.group(2)
+    engine = positions_from_run(scene_file, tmp_path, STEPS)
+    assert ours.count("\n") == load_scene(scene_file).agent_count
+    for number, (a, b) in enumerate(zip(ours.splitlines(), engine.splitlines(), strict=True)):
+        assert a == b, f"agent {number}: page {a!r}, engine {b!r}"
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (844, 390)], ids=["laptop", "phone-sideways"])
+def test_the_scene_and_the_panel_share_the_screen_without_overlap(default_page, size):
+    browser = Browser(*size)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 1")
+        view, panel, font = browser.evaluate(
+            """[document.getElementById('view').getBoundingClientRect().toJSON(),
+                document.getElementById('panel').getBoundingClientRect().toJSON(),
+                parseFloat(getComputedStyle(document.querySelector('.param')).fontSize)]"""
+        )
+        assert view["right"] <= panel["left"] + 0.5 and panel["right"] == size[0]
+        assert view["width"] >= 0.6 * size[0] and view["height"] == size[1]
+        assert panel["width"] >= 220 and font >= 12
+        browser.evaluate("document.getElementById('fold').click()")  # the panel folds away
+        width = browser.evaluate("document.getElementById('view').getBoundingClientRect().width")
+        assert width == size[0]
+    finally:
+        browser.close()
+
+
+def test_pause_step_and_reset(browser, default_page):
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.steps > 5")
+    click = "document.getElementById('{}').click()"
+    frame = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    browser.evaluate(click.format("play"))
+    browser.evaluate(frame)
+    paused = browser.evaluate("window.wander3d.steps")
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == paused
+    browser.evaluate(click.format("step"))
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == paused + 1
+    browser.evaluate(click.format("reset"))
+    browser.evaluate(frame)
+    assert browser.evaluate("window.wander3d.steps") == 0
+    assert browser.evaluate("document.getElementById('play').textContent") == "▶"
+
+
+def test_a_tap_selects_an_agent_on_a_phone_held_sideways(default_page):
+    browser = Browser(844, 390)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+        browser.evaluate("document.getElementById('play').click()")
+        x, y = browser.evaluate("window.wander3d.onScreen(11)")
+        browser.tap(x, y)
+        assert browser.wait_for("window.wander3d.selected() >= 0", timeout=10)
+        assert browser.problems() == []
+    finally:
+        browser.close()

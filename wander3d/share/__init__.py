@@ -1,0 +1,11 @@
+"""Sharing a scene as one web page (`wander3d share`): the scene live in any browser.
+
+The page (`page_html`, `write_page`) runs the JavaScript port's core (wander3d.port.js) from
+wander3d's exact start, so it repeats `wander3d run` of the scene, and draws it with a vendored
+three.js the way the desktop app does. Headless: it builds on the port, the scene layer and
+the engine; the page's own code is viewer.mjs and page.html beside this file.
+"""
+
+from .page import THREE_VERSION, page_html, write_page
+
+__all__ = ["THREE_VERSION", "page_html", "write_page"]
