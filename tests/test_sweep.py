@@ -443,3 +443,15 @@ def test_a_second_cluster_on_the_machine_prints_no_port_warning():
         assert not [w for w in caught if "already in use" in str(w.message)]
     finally:
         busy.close()
+
+
+def test_embedded_workers_keep_their_heap_top_and_glibcs_adaptive_thresholds():
+    import dask
+
+    with dask.config.set(
+        {"distributed.nanny.pre-spawn-environ": {"MALLOC_TRIM_THRESHOLD_": 65536}}
+    ):
+        environ = execute._worker_environ()
+    # A fixed trim threshold would fix the mmap threshold too (docs/performance.md, "Sweeps").
+    assert "MALLOC_TRIM_THRESHOLD_" not in environ
+    assert environ["MALLOC_TOP_PAD_"] == str(execute.WORKER_TOP_PAD)
