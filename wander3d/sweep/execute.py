@@ -95,6 +95,17 @@ def _worker_environ() -> dict[str, Any]:
     return environ
 
 
+def _cluster_settings() -> dict[str, Any]:
+    """Dask settings for the embedded cluster's workers, while it starts them."""
+    return {
+        "distributed.nanny.pre-spawn-environ": _worker_environ(),
+        # The workers' statistical profiler feeds the dashboard, which this cluster has not:
+        # sampling every thread's stack 100 times a second cost about 1.5 ms of CPU per
+        # 300-agent cell (docs/performance.md, "Sweeps").
+        "distributed.worker.profile.enabled": False,
+    }
+
+
 @contextlib.contextmanager
 def open_client(
     workers: int | None = None, scheduler: str | None = None, processes: bool = True
@@ -117,7 +128,7 @@ def open_client(
             except (OSError, TimeoutError, ValueError) as e:
                 raise SchedulerError(scheduler, f"cannot connect: {e}") from None
         else:
-            with dask.config.set({"distributed.nanny.pre-spawn-environ": _worker_environ()}):
+            with dask.config.set(_cluster_settings()):
                 cluster = LocalCluster(
                     n_workers=workers or default_workers(),
                     threads_per_worker=1,
