@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
 from wander3d.engine import METHODS, GroupParams, RunSpec, Simulation, WanderParams
 from wander3d.engine import kernel as current
 from wander3d.engine.threads import use_threads
@@ -34,14 +36,17 @@ def load(path: Path) -> ModuleType:
     return module
 
 
-def kernel_args(sim: Simulation) -> list:
-    """Simulation.step's arguments to `advance` after n_steps: the simulation's own arrays,
-    in the kernel's order."""
+def kernel_args(sim: Simulation, kernel: ModuleType) -> list:
+    """Simulation.step's arguments to `kernel.advance` after n_steps: the simulation's own
+    arrays, in the kernel's order (and no samples to record, for kernels that can)."""
     names = ("_low", "_high", "_margin", "group_index", "_table", "_positions", "_velocities",
              "_headings", "_sides", "_wander_dirs", "_targets", "_forces", "_angles",
              "_noise_keys", "_noise_phase", "_seek_targets", "_seek_timers", "_pending_breaks",
              "_reflections", "_trail_points", "_trail_breaks")  # fmt: skip
-    return [sim.step_count, sim.dt, sim._seed_key, *(getattr(sim, n) for n in names)]
+    args = [sim.step_count, sim.dt, sim._seed_key, *(getattr(sim, n) for n in names)]
+    if kernel.advance.py_func.__code__.co_argcount > len(args) + 1:
+        args += [0, *(np.empty((0, 0, 3)) for _ in range(3))]  # sample_every, its 3 arrays
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             for k in ("before", "after") if r % 2 == 0 else ("after", "before"):
                 sim = sims[k]
                 start = time.process_time()
-                kernels[k].advance(STEPS, *kernel_args(sim))
+                kernels[k].advance(STEPS, *kernel_args(sim, kernels[k]))
                 seconds = time.process_time() - start
                 sim.step_count += STEPS
                 if r:  # the first round compiles or loads the kernels

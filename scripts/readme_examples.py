@@ -92,11 +92,12 @@ def numbers(text: str) -> dict[str, str]:
 def stats_compare(work: Path, readme: str) -> dict[str, str]:
     out = run(STATS, work).stdout
     values = {"stats-compare": f"$ {STATS}\n{out}"}
-    # The path-measures block's `seek` row: group, method, agents, step, cos turn, persist
-    # len, MSD slope, ...
+    # The path-measures block's `seek` row, in the column headed "MSD slope" (right-aligned
+    # under it, so found by where the heading ends: the block gains columns now and then).
     second = out.split("\n\n")[1].splitlines()
-    seek = next(line.split() for line in second if line.split()[:1] == ["seek"])
-    values["stats-compare/seek-msd-slope"] = seek[6]
+    end = second[0].index("MSD slope") + len("MSD slope")
+    seek = next(line for line in second if line.split()[:1] == ["seek"])
+    values["stats-compare/seek-msd-slope"] = seek[:end].split()[-1]
     return values
 
 

@@ -100,12 +100,36 @@ def test_recording_equals_plain_stepping_in_chunks(steps, every, chunk, batch):
     assert [k for _, k in chunks.calls] == [min(chunk, plan.samples - first) for first in firsts]
 
 
-def test_kernel_calls_stop_exactly_on_sample_steps_and_report_progress():
-    plan = SamplePlan.over_steps(1 / 30, 50, 7)
+def test_kernel_calls_record_whole_samples_as_many_as_fit_and_report_progress():
+    plan = SamplePlan.over_steps(1 / 30, 50, 7)  # samples at 0, 7, .., 49, then step 50
     done: list[int] = []
     record(_sim(), plan, Chunks(), chunk=3, batch=5, progress=done.append)
-    # Batches of at most 5 steps, cut at every multiple of 7, then on to step 50.
-    assert done == [5, 7, 12, 14, 19, 21, 26, 28, 33, 35, 40, 42, 47, 49, 50]
+    # A batch shorter than a sample interval: one sample (7 steps) per call.
+    assert done == [7, 14, 21, 28, 35, 42, 49, 50]
+    done.clear()
+    chunks = Chunks()
+    record(_sim(), plan, chunks, chunk=3, batch=20, progress=done.append)
+    # Two samples (14 steps) per call, cut where a chunk of 3 fills: sample 0 is taken before
+    # the first call, so the first chunk needs 2 more, the next ones 3 (2 + 1).
+    assert done == [14, 28, 35, 49, 50]
+    assert chunks.calls == [(0, 3), (3, 3), (6, 2)]
+
+
+def test_sampled_steps_take_only_float64_rows_of_the_agents():
+    sim = _sim()
+    rows = np.empty((2, 19, 3))
+    sim.step_sampled(4, rows, rows.copy(), rows.copy())
+    assert sim.step_count == 8
+    np.testing.assert_array_equal(rows[1], sim.positions)
+    for bad in (
+        np.empty((2, 18, 3)),
+        np.empty((2, 19, 3), np.float32),
+        np.empty((2, 19, 6))[..., ::2],
+    ):
+        with pytest.raises(ValueError):
+            sim.step_sampled(4, bad, rows, rows)
+    with pytest.raises(ValueError):
+        sim.step_sampled(0, rows, rows, rows)
 
 
 def test_without_a_consumer_the_run_only_steps_in_full_batches():
@@ -122,7 +146,7 @@ def test_recording_starts_from_the_simulations_current_step():
     done: list[int] = []
     record(sim, SamplePlan.over_steps(1 / 30, 12, 4), chunks, chunk=8, progress=done.append)
     assert sim.step_count == 22
-    assert done == [4, 8, 12]  # steps since the recording started
+    assert done == [12]  # steps since the recording started: one call records 3 samples
     expected = _plain(22, 2)["positions"][5::2]  # steps 10, 14, 18, 22
     np.testing.assert_array_equal(chunks.joined("positions"), expected)
 

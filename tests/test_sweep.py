@@ -443,3 +443,21 @@ def test_a_second_cluster_on_the_machine_prints_no_port_warning():
         assert not [w for w in caught if "already in use" in str(w.message)]
     finally:
         busy.close()
+
+
+def test_embedded_workers_keep_their_heap_top_and_glibcs_adaptive_thresholds():
+    import dask
+
+    with dask.config.set(
+        {"distributed.nanny.pre-spawn-environ": {"MALLOC_TRIM_THRESHOLD_": 65536}}
+    ):
+        environ = execute._worker_environ()
+    # A fixed trim threshold would fix the mmap threshold too (docs/performance.md, "Sweeps").
+    assert "MALLOC_TRIM_THRESHOLD_" not in environ
+    assert environ["MALLOC_TOP_PAD_"] == str(execute.WORKER_TOP_PAD)
+
+
+def test_embedded_workers_run_no_profiler_for_a_dashboard_they_have_not():
+    settings = execute._cluster_settings()
+    assert settings["distributed.worker.profile.enabled"] is False
+    assert "MALLOC_TOP_PAD_" in settings["distributed.nanny.pre-spawn-environ"]

@@ -341,7 +341,14 @@ def in_wall_band(positions: Array, low: Array, high: Array, margin: float) -> Ar
     p = _f64(positions)
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
-    return np.minimum(p - low, high - p).min(axis=-1) < margin
+    # Axis by axis and wall by wall (the minimum is below the margin where any term is): a
+    # reduction over a trailing axis of 3 costs several times these six comparisons.
+    near = p[..., 0] - low[0] < margin
+    for axis in range(3):
+        if axis:
+            near |= p[..., axis] - low[axis] < margin
+        near |= high[axis] - p[..., axis] < margin
+    return near
 
 
 # -------------------------------------------------------- movement-ecology measures of the path
@@ -361,7 +368,28 @@ def steps(positions: Array) -> Array:
     return p[1:] - p[:-1]
 
 
-def step_turn_versines(positions: Array) -> tuple[Array, Array]:
+@dataclass(frozen=True)
+class Steps:
+    """The steps of a path, computed once for every measure of it.
+
+    s: (T-1, n, 3) the displacements `steps`; length: (T-1, n) their lengths (units).
+    """
+
+    s: Array
+    length: Array
+
+    @staticmethod
+    def of(positions: Array) -> Steps:
+        """The steps of (T, n, 3) positions."""
+        s = steps(positions)
+        return Steps(s, np.sqrt(_dot(s, s)))
+
+
+def _steps(positions: Array | Steps) -> Steps:
+    return positions if isinstance(positions, Steps) else Steps.of(positions)
+
+
+def step_turn_versines(positions: Array | Steps) -> tuple[Array, Array]:
     """1 - cos of the 3D turning angle between consecutive steps, and where it is defined.
 
     Returns (versine (T-2, n), defined (T-2, n) bool): with a the angle between s_k and s_k+1
@@ -369,26 +397,26 @@ def step_turn_versines(positions: Array) -> tuple[Array, Array]:
     1e-9 rad keep every digit (1 - a cosine near 1 would keep none); defined where both steps
     are longer than STEP_MIN_LENGTH (0 elsewhere). The mean cosine is 1 - their mean.
     """
-    s = steps(positions)
-    length = np.sqrt(_dot(s, s))
+    path = _steps(positions)
+    s, length = path.s, path.length
     defined = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
     cross = _cross(s[:-1], s[1:])
     angle = np.arctan2(np.sqrt(_dot(cross, cross)), _dot(s[:-1], s[1:]))
     return np.where(defined, 2.0 * np.sin(0.5 * angle) ** 2, 0.0), defined
 
 
-def step_directions(positions: Array) -> tuple[Array, Array]:
+def step_directions(positions: Array | Steps) -> tuple[Array, Array]:
     """Unit step directions s_k / |s_k| and where they are defined (steps longer than
     STEP_MIN_LENGTH): ((T-1, n, 3), (T-1, n) bool); zero where not defined. Their
     autocorrelation (`lagged_sums`) is the direction autocorrelation of the path."""
-    s = steps(positions)
-    length = np.sqrt(_dot(s, s))
+    path = _steps(positions)
+    s, length = path.s, path.length
     defined = length > STEP_MIN_LENGTH
     unit = np.divide(s, length[..., None], out=np.zeros_like(s), where=defined[..., None])
     return unit, defined
 
 
-def horizontal_turn_and_lift(positions: Array) -> tuple[Array, Array, Array]:
+def horizontal_turn_and_lift(positions: Array | Steps) -> tuple[Array, Array, Array]:
     """Turn and lift angles (deg) between consecutive steps, +y up: ((T-2, n),) * 2 and defined.
 
     Each step's direction is split into an azimuth psi = atan2(s_x, s_z) (in the horizontal
@@ -398,12 +426,12 @@ def horizontal_turn_and_lift(positions: Array) -> tuple[Array, Array, Array]:
     (-180, 180). Defined where both steps are longer than STEP_MIN_LENGTH; the turn angle of a
     vertical step has no meaning (its azimuth is arbitrary) and is counted with the others.
     """
-    s = steps(positions)
+    path = _steps(positions)
+    s, length = path.s, path.length
     # sqrt of the sum of squares, not np.hypot: steps are far from overflow, and it is 8x faster.
     horizontal = np.sqrt(s[..., 0] ** 2 + s[..., 2] ** 2)
     azimuth = np.degrees(np.arctan2(s[..., 0], s[..., 2]))
     elevation = np.degrees(np.arctan2(s[..., 1], horizontal))
-    length = np.sqrt(_dot(s, s))
     defined = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
     turn = (np.diff(azimuth, axis=0) + 180.0) % 360.0 - 180.0
     lift = np.diff(elevation, axis=0)
@@ -432,15 +460,21 @@ def msd_sums(positions: Array, lags: int, lengths: Array | None = None) -> tuple
     t, n = p.shape[:2]
     length = np.full(n, t, dtype=np.int64) if lengths is None else np.asarray(lengths, np.int64)
     valid = np.arange(t)[:, None] < length[None, :]
-    mean = (p * valid[..., None]).sum(axis=0) / np.maximum(length, 1)[:, None]
-    p = (p - mean[None]) * valid[..., None]
+    ragged = bool((length < t).any())  # else the masks change nothing (x * 1.0 is x)
+    mean = (p * valid[..., None] if ragged else p).sum(axis=0) / np.maximum(length, 1)[:, None]
+    p = (p - mean[None]) * valid[..., None] if ragged else p - mean[None]
     squares = _dot(p, p)  # (T, n), 0 after each agent's end
     cumulative = np.concatenate([np.zeros((1, n)), np.cumsum(squares, axis=0)])
     m = np.arange(lags + 1)[:, None]
     # sum_{k=0}^{L-1-m} |p_k|^2 + sum_{k=m}^{L-1} |p_k|^2, for every lag m and agent.
-    agents = np.arange(n)[None, :]
-    heads = cumulative[np.clip(length[None, :] - m, 0, None), agents]
-    tails = cumulative[length[None, :], agents] - cumulative[np.minimum(m, length[None, :]), agents]
+    if ragged:
+        agents = np.arange(n)[None, :]
+        heads = cumulative[np.clip(length[None, :] - m, 0, None), agents]
+        ends = cumulative[length[None, :], agents]
+        tails = ends - cumulative[np.minimum(m, length[None, :]), agents]
+    else:  # the same rows, sliced rather than gathered
+        heads = cumulative[t - lags : t + 1][::-1]
+        tails = cumulative[t] - cumulative[: lags + 1]
     cross, den = lagged_sums(p, valid, lags)
     num = (heads + tails).sum(axis=1) - 2.0 * cross
     return np.maximum(num, 0.0), den
@@ -531,11 +565,11 @@ def sinuosity(
     return 2.0 / math.sqrt(spread) if spread > 0 else math.inf
 
 
-def straightness(positions: Array) -> Array:
+def straightness(positions: Array, path_steps: Steps | None = None) -> Array:
     """Straightness index of each agent's path: |p_{T-1} - p_0| / sum_k |s_k|, (T, n, 3) -> (n,)
-    in [0, 1]; NaN for an agent that never moved."""
+    in [0, 1]; NaN for an agent that never moved. path_steps: Steps.of(positions), if already
+    computed."""
     p = _f64(positions)
-    s = steps(p)
-    path = np.sqrt(_dot(s, s)).sum(axis=0)
+    path = _steps(p if path_steps is None else path_steps).length.sum(axis=0)
     net = np.sqrt(_dot(p[-1] - p[0], p[-1] - p[0]))
     return np.divide(net, path, out=np.full(path.shape, np.nan), where=path > 0)

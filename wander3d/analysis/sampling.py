@@ -88,8 +88,7 @@ def sample_simulation(
         # velocities, not from float32 copies of them.
         positions[first : first + len(pos)] = pos
         headings[first : first + len(head)] = head
-        for j, v in enumerate(vel):
-            speeds[first + j] = np.sqrt(np.einsum("ij,ij->i", v, v))
+        speeds[first : first + len(vel)] = np.sqrt(np.einsum("kij,kij->ki", vel, vel))
 
     chunk = max(1, _CHUNK_ROWS // max(n, 1))
     record(sim, plan, keep, chunk=chunk, progress=progress, dtype=np.float64)

@@ -218,22 +218,24 @@ def group_stats(
         if math.isfinite(samples.margin):
             band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
             in_band += int(_own(band, masks[0]).sum())
-        directions, moved = metrics.step_directions(p)
+        path_steps = metrics.Steps.of(p)  # shared by the path's measures below
+        directions, moved = metrics.step_directions(path_steps)
         add("d", metrics.lagged_sums(directions, _mask(moved, masks[1]), lags))
-        s = metrics.steps(p)
-        step_length = _own(metrics.lengths(s), masks[1])
+        step_length = _own(path_steps.length, masks[1])
         path["length"] += float(step_length.sum())
         path["square"] += float(np.dot(step_length, step_length))
         path["steps"] += step_length.size
-        versines, defined = metrics.step_turn_versines(p)
+        versines, defined = metrics.step_turn_versines(path_steps)
         defined = _mask(defined, masks[2])
         sums["versine"] += float(versines[defined].sum())
         path["pairs"] += int(defined.sum())
-        ratio = metrics.straightness(p)  # rows after a track's end repeat its last position
+        ratio = metrics.straightness(
+            p, path_steps
+        )  # rows after a track's end repeat its last position
         straight["sum"] += float(np.nansum(ratio))
         straight["agents"] += int(np.isfinite(ratio).sum())
         add("msd", metrics.msd_sums(p, lags, length))
-        turn, lift, defined = metrics.horizontal_turn_and_lift(p)
+        turn, lift, defined = metrics.horizontal_turn_and_lift(path_steps)
         defined = _mask(defined, masks[2])
         sums["sin"] += float(np.sin(np.radians(turn[defined])).sum())
         path["turns"] += int(defined.sum())

@@ -22,7 +22,9 @@ Per agent and step (see Simulation for the model):
      allows), so their yaw and pitch keep meaning left/right and up/down;
   6. an agent outside the box is reflected back (position, velocity, frame, target) and counted;
   7. a trail point is written every TRAIL_EVERY steps (the simulation sets it from the
-     group's trail_seconds) into the agent's ring buffer.
+     group's trail_seconds) into the agent's ring buffer;
+  8. a recorder's sample (position, velocity, heading) is written every `sample_every` steps
+     when one is asked for, so a recorded run needs one call per chunk of samples.
 
 sin, cos, atan2, asin and exp come from `detmath`, not the platform's math library, and no
 step contracts a multiply and an add: the ports (wander3d port) repeat every step bit for bit.
@@ -402,6 +404,10 @@ def advance(
     reflections,
     trail_points,
     trail_breaks,
+    sample_every,
+    sample_positions,
+    sample_velocities,
+    sample_headings,
 ):
     """Advance every agent by `n_steps` steps of `dt` seconds, in place.
 
@@ -415,6 +421,11 @@ def advance(
     group g's ring is slot-major, (capacity, GROUP_SIZE) from TRAIL_BASE: sample k of agent i is
     at TRAIL_BASE + (k % capacity) * GROUP_SIZE + (i - FIRST_AGENT), so one sample of a whole
     group is contiguous (cheap to write and to upload to a GPU).
+    sample_every: 0, or record the state after every sample_every-th step of the call into
+    sample_positions, sample_velocities, sample_headings ((S, N, 3) float64, S >= n_steps //
+    sample_every): row j is the state after (j + 1) * sample_every steps, the values the state
+    arrays would hold then (so one call records many samples: a recorder's samples, bit for
+    bit, without a call per sample).
     """
     root_dt = math.sqrt(dt)
     # Random method: which hold interval a step falls in (its centre, so rounding never
@@ -464,6 +475,8 @@ def advance(
         # Sample k is taken after step k * every, into slot k % capacity.
         until_sample = every - first_step % every if capacity > 0 else -1
         next_slot = (first_step // every + 1) % capacity if capacity > 0 else 0
+        until_record = sample_every if sample_every > 0 else -1
+        row = 0
 
         agent = agent_key(seed_key, i)
         held = np.int64(-1)  # random method: the hold whose direction is in rx, ry, rz
@@ -685,6 +698,21 @@ def advance(
                 next_slot += 1
                 if next_slot == capacity:
                     next_slot = 0
+
+            # 8. Recorded samples (the recorder's, see the docstring).
+            until_record -= 1
+            if until_record == 0:
+                sample_positions[row, i, 0] = px
+                sample_positions[row, i, 1] = py
+                sample_positions[row, i, 2] = pz
+                sample_velocities[row, i, 0] = vx
+                sample_velocities[row, i, 1] = vy
+                sample_velocities[row, i, 2] = vz
+                sample_headings[row, i, 0] = hx
+                sample_headings[row, i, 1] = hy
+                sample_headings[row, i, 2] = hz
+                row += 1
+                until_record = sample_every
 
         positions[i, 0], positions[i, 1], positions[i, 2] = px, py, pz
         velocities[i, 0], velocities[i, 1], velocities[i, 2] = vx, vy, vz

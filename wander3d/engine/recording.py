@@ -4,9 +4,11 @@
 `wander3d.analysis.sampling`) all record through `record`; the rounding of a sample rate to a
 whole number of steps lives in `steps_per_sample` only.
 
+The kernel writes the samples itself, many per call (`Simulation.step_sampled`): a sampled
+run costs about what the engine's own steps do, not a kernel call per sample.
+
 The session's path tracer shares `advance`, the stepping loop, but not `record`: it records
-every step of one group through the kernel's trail ring (one kernel call covers hundreds of
-steps), where sampling every step through `record` would make one kernel call per step.
+every step of one group through the kernel's trail ring, which it reads between calls.
 """
 
 from __future__ import annotations
@@ -151,40 +153,42 @@ def record(
     Sample j is the state plan.steps_per_sample * j steps after the current one (sample 0 is
     the current state). `consume(first, positions, velocities, headings)` gets the samples in
     order, `chunk` at a time (the last call may get fewer), as (k, N, 3) arrays of `dtype`.
-    With consume None the run only steps, in full batches. Steps go in kernel calls of `batch`
-    steps (default batch_steps(N)) that stop on every sample step; `progress(steps_done)` is
-    called after every call.
+    The kernel writes the samples itself (`Simulation.step_sampled`), so a kernel call covers
+    as many samples as fit in `batch` steps (default batch_steps(N); at least one sample) and
+    in what is left of the chunk: a small chunk means more calls. With consume None the run
+    only steps, in full batches. `progress(steps_done)` is called after every call.
     """
     start, n = sim.step_count, sim.count
     end = start + plan.steps
+    batch = batch or batch_steps(n)
+    if consume is None:
+        for done in advance(sim, end, batch):
+            if progress is not None:
+                progress(done - start)
+        return
     every, samples = plan.steps_per_sample, plan.samples
-    size = max(1, min(chunk, samples)) if consume is not None else 0
-    positions: Array = np.empty((size, n, 3), dtype=dtype)
-    velocities: Array = np.empty((size, n, 3), dtype=dtype)
-    headings: Array = np.empty((size, n, 3), dtype=dtype)
-    taken = 0  # samples taken so far
-    held = 0  # of which not yet handed to the consumer
-
-    def take() -> None:
-        nonlocal taken, held
-        positions[held] = sim.positions
-        velocities[held] = sim.velocities
-        headings[held] = sim.headings
-        taken += 1
-        held += 1
+    size = max(1, min(chunk, samples))
+    # The kernel records float64 (the state's own values); other dtypes are copies of them.
+    raw = [np.empty((size, n, 3)) for _ in range(3)]
+    out = raw if np.dtype(dtype) == np.float64 else [np.empty((size, n, 3), dtype) for _ in raw]
+    per_call = max(1, batch // every)
+    raw[0][0], raw[1][0], raw[2][0] = sim.positions, sim.velocities, sim.headings
+    taken, held = 1, 1  # samples taken so far, of which not yet handed to the consumer
+    while True:
         if held == size or taken == samples:
-            assert consume is not None
-            consume(taken - held, positions[:held], velocities[:held], headings[:held])
+            if out is not raw:
+                for kept, written in zip(out, raw, strict=True):
+                    kept[:held] = written[:held]
+            consume(taken - held, out[0][:held], out[1][:held], out[2][:held])
             held = 0
-
-    def next_sample(_: int) -> int | None:
-        return start + taken * every if taken < samples else None
-
-    if consume is not None:
-        take()
-    stops = next_sample if consume is not None else None
-    for done in advance(sim, end, batch or batch_steps(n), stops):
-        if consume is not None and taken < samples and done == start + taken * every:
-            take()
+        if progress is not None and sim.step_count > start:
+            progress(sim.step_count - start)
+        if taken == samples:
+            break
+        k = min(per_call, size - held, samples - taken)
+        sim.step_sampled(every, *(a[held : held + k] for a in raw))
+        taken += k
+        held += k
+    for done in advance(sim, end, batch):  # the plan's steps after its last sample
         if progress is not None:
             progress(done - start)

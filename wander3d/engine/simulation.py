@@ -41,6 +41,9 @@ _SEED_SALT = np.uint64(0x5DEECE66D)
 SETTLE_AGENTS = 128
 SETTLE_SECONDS = 40.0
 SETTLE_SNAPSHOTS = 8
+#: What `step` hands the kernel to record into: nothing (one array type for every call, so
+#: the kernel is compiled once).
+_NO_SAMPLES = np.empty((0, 0, 3))
 
 
 class Simulation:
@@ -364,7 +367,30 @@ class Simulation:
     def step(self, n: int = 1) -> None:
         """Advance `n` fixed steps of `dt` seconds: one kernel call (however large n is), on
         `threads` threads."""
-        n = int(n)
+        self._advance(int(n), 0, _NO_SAMPLES, _NO_SAMPLES, _NO_SAMPLES)
+
+    def step_sampled(
+        self, every: int, positions: Array, velocities: Array, headings: Array
+    ) -> None:
+        """Advance k * `every` steps in one kernel call, recording the state after every
+        `every`-th: positions, velocities and headings are C-contiguous (k, N, 3) float64
+        arrays whose row j gets the state after (j + 1) * every steps, the values `positions`,
+        `velocities` and `headings` would show then (the run is the same as stepping `every`
+        steps k times)."""
+        every = int(every)
+        k = len(positions)
+        if every < 1:
+            raise ValueError(f"every must be at least 1, not {every}")
+        for a in (positions, velocities, headings):
+            if a.shape != (k, self.count, 3) or a.dtype != np.float64 or not a.flags.c_contiguous:
+                raise ValueError(f"expected C-contiguous ({k}, {self.count}, 3) float64 arrays")
+        self._advance(k * every, every, positions, velocities, headings)
+
+    def _advance(
+        self, n: int, every: int, positions: Array, velocities: Array, headings: Array
+    ) -> None:
+        """One kernel call of `n` steps, recording every `every` steps (0: none) into the
+        (k, N, 3) arrays."""
         if n <= 0:
             return
         use_threads(self.threads)
@@ -394,6 +420,10 @@ class Simulation:
             self._reflections,
             self._trail_points,
             self._trail_breaks,
+            every,
+            positions,
+            velocities,
+            headings,
         )
         self.step_count += n
         for trail in self._trails:

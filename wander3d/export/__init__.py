@@ -65,9 +65,10 @@ def writer_class(path: Path) -> type:
     return NpzWriter
 
 
-#: Bytes per row of a chunk in flight: the float32 samples (36) and the Arrow batch built from
-#: them with its encoding buffers.
-CHUNK_BYTES_PER_ROW = 36 + 100
+#: Bytes per row of a chunk in flight: the float64 rows the kernel records into (72), the
+#: float32 samples copied from them (36) and the Arrow batch built from those with its
+#: encoding buffers.
+CHUNK_BYTES_PER_ROW = 72 + 36 + 100
 
 
 def memory_bytes(path: Path, samples: int, agents: int, chunk_samples: int) -> int:

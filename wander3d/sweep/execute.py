@@ -66,23 +66,44 @@ def prepare_worker() -> float:
     return compile_kernel()
 
 
+#: Bytes of freed memory glibc keeps at the top of a worker's heap (MALLOC_TOP_PAD_).
+WORKER_TOP_PAD = 64 * 2**20
+
+
 def _worker_environ() -> dict[str, Any]:
     """The environment Dask sets in its worker processes before they start, less
-    MALLOC_TRIM_THRESHOLD_.
+    MALLOC_TRIM_THRESHOLD_, plus MALLOC_TOP_PAD_ = WORKER_TOP_PAD.
 
     Dask sets that so that freed memory goes back to the system at once; but fixing glibc's
     trim threshold also fixes its mmap threshold at 128 KiB, so every numpy temporary of a
     cell's metrics (a few MB each) is mapped and unmapped afresh, and its pages faulted in
     again: a cell took 1.7 times as long as in a plain process, its metrics 2.7 times
     (docs/performance.md, "Sweeps"). Cells are short and their memory is freed when they
-    end, so glibc's own adaptive thresholds suit them. Only the embedded cluster is ours to
-    configure: a remote one (--scheduler) keeps its own settings.
+    end, so glibc's own adaptive thresholds suit them, but for one thing: with them, the
+    heap's top is still handed back whenever a few MB are free there, which a cell's metrics
+    do with about 15 MB of temporaries (300 agents x 20 s) several times over, faulting the
+    pages in again each time (3,800 page faults a cell, a third of the metrics' time). The
+    top pad keeps WORKER_TOP_PAD bytes of it, so a worker holds at most that much unused.
+    Only the embedded cluster is ours to configure: a remote one (--scheduler) keeps its own
+    settings.
     """
     import dask
 
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
     environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    environ["MALLOC_TOP_PAD_"] = str(WORKER_TOP_PAD)
     return environ
+
+
+def _cluster_settings() -> dict[str, Any]:
+    """Dask settings for the embedded cluster's workers, while it starts them."""
+    return {
+        "distributed.nanny.pre-spawn-environ": _worker_environ(),
+        # The workers' statistical profiler feeds the dashboard, which this cluster has not:
+        # sampling every thread's stack 100 times a second cost about 1.5 ms of CPU per
+        # 300-agent cell (docs/performance.md, "Sweeps").
+        "distributed.worker.profile.enabled": False,
+    }
 
 
 @contextlib.contextmanager
@@ -107,7 +128,7 @@ def open_client(
             except (OSError, TimeoutError, ValueError) as e:
                 raise SchedulerError(scheduler, f"cannot connect: {e}") from None
         else:
-            with dask.config.set({"distributed.nanny.pre-spawn-environ": _worker_environ()}):
+            with dask.config.set(_cluster_settings()):
                 cluster = LocalCluster(
                     n_workers=workers or default_workers(),
                     threads_per_worker=1,
