@@ -10,7 +10,8 @@ from pathlib import Path
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
 from wander3d.arguments import finite_float, positive_float, positive_int
 
-from .common import PROG, CliError, load_scene_arg, output_option
+from .common import EXIT_INTERRUPTED, PROG, CliError, load_scene_arg, output_option
+from .sweep import add_timeout_option
 
 NAME = "tune"
 HELP = "find parameter values whose measured metrics match targets"
@@ -100,11 +101,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=positive_int, metavar="N", help="local worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster")
+    add_timeout_option(parser)
 
 
 def main(args: argparse.Namespace) -> int:
-    """Tune as `args` say; return the exit status (0)."""
-    from wander3d.sweep import execute, tune
+    """Tune as `args` say; return the exit status (0, or 130 when interrupted)."""
+    from wander3d.sweep import tune
 
     scene = load_scene_arg(args.scene)
     try:
@@ -122,38 +124,19 @@ def main(args: argparse.Namespace) -> int:
         raise CliError("--vary names a key twice")
     if plan_samples(scene.dt, args.seconds, DEFAULT_SAMPLE_RATE).samples < 3:
         raise CliError(f"--seconds {args.seconds:g} is too short to measure")
-    with output_option("--out", Path(args.out)) as temporary:
-        try:
-            with execute.open_client(args.workers, args.scheduler) as client:
-
-                def report(done: int, errors: dict[str, float]) -> None:
-                    worst = max(errors.values())
-                    print(
-                        f"{PROG}: {done} trials, best is {worst:.1%} off",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-
-                result = tune.tune(
-                    scene,
-                    index,
-                    targets,
-                    knobs,
-                    client,
-                    seconds=args.seconds,
-                    sample_rate=DEFAULT_SAMPLE_RATE,
-                    seeds=args.seeds,
-                    agents=args.agents,
-                    trials=args.trials,
-                    tolerance=args.tolerance,
-                    on_batch=report,
-                )
-        except execute.ClusterError as e:
-            option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
-            raise CliError(f"{option}{e}") from None
-        temporary.write_text(
-            tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
+    done = [0]  # trials finished, for the interrupt's line
+    try:
+        with output_option("--out", Path(args.out)) as temporary:
+            result = _tune(args, scene, index, targets, knobs, done)
+            temporary.write_text(
+                tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
+            )
+    except KeyboardInterrupt:
+        print(
+            f"{PROG}: interrupted after {done[0]} trials; nothing written to {args.out}",
+            file=sys.stderr,
         )
+        return EXIT_INTERRUPTED
     print(f"{'key':<24} {'from':>10} {'to':>10}")
     for k in knobs:
         print(f"{k.name:<24} {k.start:>10.4g} {result.values[k.name]:>10.4g}")
@@ -171,3 +154,37 @@ def main(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _tune(args: argparse.Namespace, scene, index: int, targets, knobs, done: list[int]):
+    """Run the search on the cluster; `done[0]` counts the trials finished."""
+    from wander3d.sweep import execute, tune
+
+    def report(trials: int, errors: dict[str, float]) -> None:
+        done[0] = trials
+        print(
+            f"{PROG}: {trials} trials, best is {max(errors.values()):.1%} off",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        with execute.open_client(args.workers, args.scheduler, timeout=args.timeout) as client:
+            return tune.tune(
+                scene,
+                index,
+                targets,
+                knobs,
+                client,
+                seconds=args.seconds,
+                sample_rate=DEFAULT_SAMPLE_RATE,
+                seeds=args.seeds,
+                agents=args.agents,
+                trials=args.trials,
+                tolerance=args.tolerance,
+                on_batch=report,
+                timeout=args.timeout,
+            )
+    except execute.ClusterError as e:
+        option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
+        raise CliError(f"{option}{e}") from None

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from typing import Any
 
+from wander3d import LOCAL_WORKER_VARIABLE
 from wander3d.analysis import GroupStats, compute_stats, sample_spec
 from wander3d.scene import MemoryFitError, Scene, check_fits
 
@@ -129,32 +130,47 @@ def _first_line(e: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Ctrl+C held back (not lost) while the block runs, in this thread and every thread and
-    process started in it.
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl+C held back (not lost) while the block runs: raised as KeyboardInterrupt when it
+    ends.
 
-    A local cluster's worker processes are spawned by Dask's event-loop thread, started with
-    the cluster: with SIGINT blocked there, they inherit the block, so Ctrl+C in a terminal
-    (sent to every process of the foreground group) reaches only this process and never
-    prints a worker's KeyboardInterrupt traceback; the cluster is closed by the client. An
-    interrupt during the block is delivered when it ends.
+    Dask starting or closing a cluster, interrupted half-way, may print tracebacks from its
+    event loop, leave processes behind, or swallow the interrupt; both take seconds, so the
+    interrupt waits for them. Only the main thread receives Python's signals; elsewhere the
+    block runs as it is.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by Dask in each worker process of a local cluster as it starts (a preload).
+
+    Ctrl+C in a terminal reaches every process of its foreground group, local workers
+    included: they ignore it, leaving the command to stop the sweep and close them, instead
+    of each dying with a KeyboardInterrupt traceback. Restarted workers run this too.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _local_cluster(workers: int | None, processes: bool) -> Any:
+    import dask
     from dask.distributed import LocalCluster
 
-    with _sigint_blocked():
+    preload = [__name__] if processes else []  # threads share this process's signals
+    # The spawned workers see this at once (see wander3d/__init__.py), the preload later.
+    os.environ[LOCAL_WORKER_VARIABLE] = "1"
+    with _interrupts_deferred(), dask.config.set({"distributed.worker.preload": preload}):
         return LocalCluster(
             n_workers=workers or default_workers(),
             threads_per_worker=1,
@@ -218,8 +234,8 @@ def open_client(
 
 def _close(client: Any, cluster: Any) -> None:
     """Close the client and the cluster it started, even if the scheduler is gone; an
-    interrupt meanwhile is held back until both are closed (no half-closed processes)."""
-    with _sigint_blocked():
+    interrupt meanwhile waits until both are closed (no half-closed processes)."""
+    with _interrupts_deferred():
         if client is not None:
             with contextlib.suppress(Exception):
                 client.close(timeout=5)

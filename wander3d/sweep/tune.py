@@ -162,11 +162,13 @@ def tune(
     tolerance: float = 0.05,
     seed: int = 0,
     on_batch: Callable[[int, dict[str, float]], None] | None = None,
+    timeout: float = execute.CONNECT_TIMEOUT_S,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
 
     on_batch(trials_done, best_errors) is called after each batch. Returns the best trial.
+    ClusterError as `execute.run_tasks` raises it (`timeout`: seconds without workers).
     """
     import optuna
 
@@ -191,7 +193,7 @@ def tune(
             for s in range(seeds):
                 tasks.append((f"trial{t.number}-seed{s}", trial_scene.replace(seed=scene.seed + s)))
         stats: dict[str, list[GroupStats]] = {}
-        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__)
+        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__, timeout=timeout)
         for t, v in zip(batch, values, strict=True):
             achieved = {
                 m: sum(getattr(stats[f"trial{t.number}-seed{s}"][0], m) for s in range(seeds))
