@@ -203,6 +203,9 @@ def open_client(
 
     cluster = None
     client = None
+    # Dask logs what it meets (a lost scheduler's reconnect attempts, a rescheduled result)
+    # with tracebacks; what matters reaches the caller as one ClusterError line instead.
+    levels = _quiet_dask_logs()
     try:
         if scheduler is not None:
             probe_scheduler(scheduler, timeout)
@@ -213,6 +216,7 @@ def open_client(
         else:
             cluster = _local_cluster(workers, processes)
             client = Client(cluster)
+        _quiet_abandoned_tasks(client)
         with contextlib.suppress(Exception):
             client.wait_for_workers(1, timeout=timeout)
         if not client.scheduler_info()["workers"]:
@@ -230,6 +234,40 @@ def open_client(
         yield client
     finally:
         _close(client, cluster)
+        for logger, level in levels.items():
+            logger.setLevel(level)
+
+
+def _quiet_dask_logs() -> dict[logging.Logger, int]:
+    """Dask's loggers set to CRITICAL; their levels before (Dask's configuration gives some
+    of them their own level, so the parent's alone would not do)."""
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    levels = {}
+    for name in names:
+        logger = logging.getLogger(name)
+        levels[logger] = logger.level
+        logger.setLevel(logging.CRITICAL)
+    return levels
+
+
+def _quiet_abandoned_tasks(client: Any) -> None:
+    """Drop asyncio's "Task exception was never retrieved" report of Dask's own tasks on the
+    client's event loop: a gather given up after a timeout (the result's worker died, see
+    `_result`) ends with an error nobody reads, printed with a traceback at some later time.
+    Other reports go to the default handler."""
+    loop = getattr(client.loop, "asyncio_loop", None)
+    if loop is None:
+        return
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if error is not None and type(error).__module__.startswith("distributed"):
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def _close(client: Any, cluster: Any) -> None:
@@ -292,7 +330,7 @@ def run_tasks(
             for future in done:
                 pending.discard(future)
                 try:
-                    stats = future.result()
+                    stats = _result(future, health)
                 except KilledWorker:
                     raise ClusterError(
                         f"workers died running task {futures[future]} (out of memory?); use "
@@ -309,6 +347,16 @@ def run_tasks(
     finally:
         with contextlib.suppress(Exception):
             client.cancel([future for future in futures if not future.done()])
+
+
+def _result(future: Any, health: _Health) -> Any:
+    """A finished future's result, watching the cluster meanwhile: a result held by a
+    worker that has died is computed again, and waits for a worker like any task."""
+    while True:
+        try:
+            return future.result(timeout=_POLL_S)
+        except TimeoutError:
+            health.check()
 
 
 class _Health:
