@@ -26,7 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-from wander3d.export.provenance import ExportError, Provenance, read_provenance
+from wander3d.export.provenance import (
+    ExportError,
+    Provenance,
+    missing_file_problem,
+    read_provenance,
+)
 
 from .sampling import SamplePlan, Samples, plan_samples
 from .stats import GroupLabel
@@ -164,7 +169,7 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
     """
     path = Path(path)
     if not path.is_file():
-        raise TracksError(f"{path}: no such file")
+        raise TracksError(f"{path}: {missing_file_problem(path)}")
     record = read_provenance(path) if path.suffix.lower() in (".csv", ".parquet") else None
     numeric = ("t", "frame", "x", "y", "z", "vx", "vy", "vz")
     table = _read_table(path, numeric)
@@ -224,6 +229,7 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
         plan = plan_samples(record.dt, max(duration, record.dt), rate)
         interval = plan.interval
         every = plan.steps_per_sample
+        _check_run_rate(path, record, every, rate)
     else:
         interval, every = 1.0 / rate, 1
     count = math.floor(duration / interval * (1 + _TIME_TOLERANCE) + _TIME_TOLERANCE) + 1
@@ -282,6 +288,24 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
         record=record,
         cut=cut,
         fix_interval=float(np.median(gaps)),
+    )
+
+
+def _check_run_rate(path: Path, record: Provenance, every: int, rate: float) -> None:
+    """TracksError unless the samples `stats SCENE` takes at `rate` (every `every` steps) are
+    samples the run's file holds: between them, interpolated positions are not the run's, and
+    the table would differ from the scene's without saying why. The error names rates that
+    work."""
+    kept = record.steps_per_sample
+    if every % kept == 0:
+        return
+    first, second, third = (f"{1.0 / (kept * m * record.dt):.4g}" for m in (1, 2, 3))
+    rates = f"{first}, {second} or {third}"
+    raise TracksError(
+        f"{path}: holds every {kept} steps of its run ({1.0 / (kept * record.dt):.4g} Hz); "
+        f"at {rate:g} Hz `stats SCENE` samples every {every} steps, which it does not hold; "
+        f"a sample rate of {rates} Hz (every {kept}, {2 * kept} or {3 * kept} steps) gives "
+        "the scene's table"
     )
 
 

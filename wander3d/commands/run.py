@@ -28,6 +28,7 @@ from wander3d.export import (
     sidecar_path,
     writer_class,
 )
+from wander3d.files import OutputError
 from wander3d.scene import Scene, check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
@@ -129,6 +130,12 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
     except ExportError as e:
         raise CliError(f"--replay {e}") from None
     if record is None:
+        replay = Path(args.replay)
+        if replay.suffix.lower() == ".csv":
+            raise CliError(
+                f"--replay {replay}: a CSV's run record is beside it, in "
+                f"{sidecar_path(replay)}, which does not exist"
+            )
         raise CliError(f"--replay {args.replay}: no wander3d run record in it")
     return record.scene(args.replay), record.steps, record.steps_per_sample
 
@@ -164,12 +171,15 @@ def main(args: argparse.Namespace) -> int:
         output_option("--out", out) as temporary,
         output_option("--out", sidecar) if sidecar else contextlib.nullcontext() as side,
     ):
-        writer = writer_class(out)(temporary, scene, record)
         try:
-            _simulate(scene, steps, every, samples, writer)
-            writer.finish()
-        finally:
-            writer.close()
+            writer = writer_class(out)(temporary, scene, record)
+            try:
+                _simulate(scene, steps, every, samples, writer)
+                writer.finish()
+            finally:
+                writer.close()
+        except OSError as e:  # the trajectory's error, not the sidecar's (whose block this is)
+            raise OutputError(out, f"cannot write: {e.strerror or e}") from None
         if side is not None:
             side.write_text(record.to_json() + "\n", encoding="utf-8")
         size = format_bytes(temporary.stat().st_size)

@@ -135,7 +135,7 @@ def read_provenance(path: Path) -> Provenance | None:
     suffix = path.suffix.lower()
     where = str(path)
     if not path.is_file():
-        raise ExportError(f"{path}: no such file")
+        raise ExportError(f"{path}: {missing_file_problem(path)}")
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -191,6 +191,15 @@ def _npz_provenance(path: Path) -> Provenance | None:
             )
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
         raise ExportError(f"{path}: not a wander3d .npz ({_first_line(e)})") from None
+
+
+def missing_file_problem(path: Path) -> str:
+    """Why `path`, not a regular file, cannot be read: "no such file", "is a directory"..."""
+    if path.is_dir():
+        return "is a directory"
+    if path.exists():
+        return "not a regular file"
+    return "no such file"
 
 
 def sidecar_path(path: Path) -> Path:
