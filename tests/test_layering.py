@@ -70,7 +70,11 @@ LAYERS: dict[str, Layer] = {
         third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
-    "render": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy", "vispy", "imageio")),
+    # PIL comes with imageio; imageio_ffmpeg is the render extra's ffmpeg.
+    "render": Layer(
+        uses=("engine", "scene", "helpers"),
+        third_party=("numpy", "vispy", "imageio", "PIL", "imageio_ffmpeg"),
+    ),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
     "bench": Layer(
         uses=("engine", "scene", "helpers"),

@@ -17,6 +17,8 @@ DEFAULT_SAMPLE_RATE = 10.0
 
 #: Bytes stored per agent and sample: float32 heading (3), position (3) and speed (1).
 BYTES_PER_AGENT_SAMPLE = 7 * 4
+#: More steps between samples than any run takes.
+_MAX_STEPS = 2.0**53
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,10 @@ def plan_samples(dt: float, seconds: float, rate: float = DEFAULT_SAMPLE_RATE) -
     """
     if not (dt > 0 and seconds > 0 and rate > 0):
         raise ValueError("dt, seconds and rate must be positive")
-    every = max(1, round(1.0 / (rate * dt)))
+    # A rate far below 1 / seconds (1e-320 Hz) makes a ratio beyond any whole number: an
+    # interval longer than any run, which the caller finds too short to measure.
+    product = rate * dt  # 0 when it underflows
+    every = max(1, round(min(1.0 / product, _MAX_STEPS))) if product > 0 else int(_MAX_STEPS)
     interval = every * dt
     intervals = max(1, round(seconds / interval))
     return SamplePlan(steps_per_sample=every, samples=intervals + 1, interval=interval)

@@ -32,14 +32,22 @@ from wander3d.export.provenance import (
     missing_file_problem,
     read_provenance,
 )
+from wander3d.scene import memory_budget
+from wander3d.scene.memory import format_bytes
 
 from .sampling import SamplePlan, Samples, plan_samples
-from .stats import GroupLabel
+from .stats import GroupLabel, working_bytes
 
 Array = np.ndarray
 
 #: The method shown for groups no scene describes.
 TRACKS_METHOD = "tracks"
+#: The largest coordinate or velocity component read (units): far beyond any world a game
+#: or a GPS logger covers, and far inside float32's range, which the samples use.
+MAX_COORDINATE = 1e15
+#: Bytes per resampled agent-sample while reading: the merge of fixes and targets, the
+#: float64 positions, velocities and headings, and the float32 samples kept.
+_RESAMPLE_BYTES = 160
 #: Positions are interpolated; a target this close (relative to the interval) to a fix is
 #: that fix.
 _TIME_TOLERANCE = 1e-9
@@ -90,15 +98,28 @@ def _read_table(path: Path, numeric: tuple[str, ...]):
         if suffix == ".parquet":
             import pyarrow.parquet as pq
 
-            return pq.read_table(path)
+            return _check_header(pq.read_table(path), path)
         if suffix == ".csv":
             import pyarrow.csv as pacsv
 
             types = {name: pa.string() for name in numeric}
-            return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types))
+            options = pacsv.ConvertOptions(column_types=types)
+            return _check_header(pacsv.read_csv(path, convert_options=options), path)
     except (pa.ArrowException, OSError) as e:
         raise TracksError(f"{path}: {_first_line(e)}") from None
     raise TracksError(f"{path}: tracks must be a .csv or .parquet file")
+
+
+def _check_header(table, path: Path):
+    """The table, if its column names are UTF-8 text and none appears twice."""
+    try:
+        names = table.column_names
+    except UnicodeDecodeError:
+        raise TracksError(f"{path}: the column names are not UTF-8 text") from None
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise TracksError(f"{path}: column {twice[0]!r} appears twice")
+    return table
 
 
 def _where(path: Path, row: int) -> str:
@@ -141,20 +162,32 @@ def _vectors(table, names: tuple[str, str, str], path: Path) -> Array:
     the tracks are 2D and lie in the horizontal plane, seen from above as drawn: (x, y)
     becomes (x, 0, -y), so that an anticlockwise turn on paper is a positive turn angle."""
     a, b, c = names
-    if c in table.column_names:
-        return np.stack([_floats(table, name, path) for name in names], axis=1)
-    x, y = _floats(table, a, path), _floats(table, b, path)
+    present = [name for name in names if name in table.column_names]
+    columns = {name: _floats(table, name, path) for name in present}
+    for name, values in columns.items():
+        beyond = np.abs(values) > MAX_COORDINATE
+        if beyond.any():
+            row = int(np.argmax(beyond))
+            raise TracksError(
+                f"{_where(path, row)}: {name} is {values[row]:g}, beyond ±{MAX_COORDINATE:g}"
+            )
+    if c in columns:
+        return np.stack([columns[name] for name in names], axis=1)
+    x, y = columns[a], columns[b]
     return np.stack([x, np.zeros_like(x), -y], axis=1)
 
 
 def _ids(table, name: str, path: Path) -> tuple[Array, Array]:
     """(distinct values, index of each row's value) of an id column (numbers or text)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     column = table.column(name)
     if column.null_count:
         row = int(np.argmax(np.asarray(pc.is_null(column))))
         raise TracksError(f"{_where(path, row)}: {name} is empty")
+    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
+        raise TracksError(f"{path}: column {name} is not UTF-8 text")  # how Arrow reads it
     values = column.to_numpy(zero_copy_only=False)
     if values.dtype == object:
         values = values.astype(str)
@@ -239,6 +272,7 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
             f"{min_samples - 1} sample intervals ({(min_samples - 1) * interval:g} s at "
             f"{1 / interval:g} Hz)"
         )
+    _check_memory(path, count, len(particles), duration, 1.0 / interval)
     plan = SamplePlan(steps_per_sample=every, samples=count, interval=interval)
     cut = bool(np.any(last - first > (count - 1) * interval * (1 + 1e-9) + interval))
 
@@ -289,6 +323,19 @@ def read_tracks(path: Path, rate: float, dt: float | None = None, min_samples: i
         cut=cut,
         fix_interval=float(np.median(gaps)),
     )
+
+
+def _check_memory(path: Path, count: int, tracks: int, duration: float, rate: float) -> None:
+    """TracksError if resampling `tracks` tracks to `count` samples would not fit in memory
+    (tracks lasting years at 10 Hz, or a typo in a time column), before allocating any."""
+    need = count * tracks * _RESAMPLE_BYTES + working_bytes(count, tracks)
+    budget, why = memory_budget()
+    if need > budget:
+        raise TracksError(
+            f"{path}: {count:,} samples of {tracks:,} tracks ({duration:g} s at {rate:g} Hz) "
+            f"would need {format_bytes(need)}, more than the {format_bytes(budget)} allowed "
+            f"({why}); use a lower sample rate"
+        )
 
 
 def _check_run_rate(path: Path, record: Provenance, every: int, rate: float) -> None:

@@ -137,7 +137,33 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, int, int]:
                 f"{sidecar_path(replay)}, which does not exist"
             )
         raise CliError(f"--replay {args.replay}: no wander3d run record in it")
-    return record.scene(args.replay), record.steps, record.steps_per_sample
+    scene = record.scene(args.replay)
+    _check_replay_rows(Path(args.replay), record.samples * scene.agent_count)
+    return scene, record.steps, record.steps_per_sample
+
+
+def _check_replay_rows(path: Path, rows: int) -> None:
+    """CliError unless a long table (.parquet, .csv) holds the `rows` its record describes:
+    a record edited or copied from another run would repeat a different run, perhaps one
+    of years."""
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            held = pq.ParquetFile(path).metadata.num_rows
+        except (OSError, ValueError) as e:
+            raise CliError(f"--replay {path}: not a Parquet file ({e})") from None
+    elif suffix == ".csv":
+        with open(path, "rb") as f:
+            held = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b"")) - 1
+    else:
+        return
+    if held != rows:
+        raise CliError(
+            f"--replay {path}: its run record describes {rows:,} rows, the file holds "
+            f"{held:,}: the file or its record was changed"
+        )
 
 
 def main(args: argparse.Namespace) -> int:

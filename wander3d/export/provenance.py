@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,15 +106,14 @@ class Provenance:
                 steps=int(d["steps"]),
                 wander3d_version=str(d["wander3d_version"]),
             )
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, OverflowError) as e:
             if isinstance(e, ExportError):
                 raise
             raise ExportError(f"{where}: not a wander3d run record ({e})") from None
         if (
             record.steps_per_sample < 1
-            or record.samples < 1
-            or record.steps < (record.samples - 1) * record.steps_per_sample
-            or not record.dt > 0
+            or record.samples != record.steps // record.steps_per_sample + 1
+            or not 0 < record.dt < math.inf
         ):
             raise ExportError(f"{where}: not a wander3d run record (bad sampling)")
         return record
