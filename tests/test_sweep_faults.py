@@ -332,3 +332,23 @@ def test_a_lock_left_by_a_killed_sweep_is_taken_over(tmp_path):
     with output_lock(out) as held:
         assert held.read_text(encoding="utf-8").startswith(f"pid {os.getpid()} ")
     assert not lock_path(out).exists()
+
+
+def test_ctrl_c_stops_tuning_with_one_line_and_exit_130(tmp_path):
+    out = tmp_path / "tuned.toml"
+    tune = start(
+        [sys.executable, "-m", "wander3d", "tune", "default", "--group", "wanderers",
+         "--target", "turn_rate=2", "--trials", "400", "--seconds", "20", "--workers", "2",
+         "--out", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    first = tune.stderr.readline()  # after the first batch of trials
+    assert first.startswith("wander3d: 8 trials"), first
+    os.killpg(tune.pid, signal.SIGINT)
+    code, err = finish(tune)
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines()[-1].startswith("wander3d: interrupted after ")
+    assert err.splitlines()[-1].endswith(f" trials; nothing written to {out}")
+    assert os.listdir(tmp_path) == []
