@@ -283,7 +283,7 @@ def test_a_killed_scheduler_is_one_line_keeping_the_cells(tmp_path, cluster):
     wait_for(lambda: any(parts.glob("part-*.parquet")), sweep)
     stop(cluster.scheduler)
     code, err = finish(sweep)
-    assert code == 2
+    assert code == 2, err
     line = one_error_line(err)
     assert f"lost the connection to the scheduler ({cluster.address})" in line
     assert "cells kept, rerun to resume" in line

@@ -325,7 +325,7 @@ def run_tasks(
             except TimeoutError:
                 health.check()
                 continue
-            except CancelledError:
+            except (CancelledError, OSError):  # OSError: Dask's CommClosedError, a reset
                 raise health.lost() from None
             for future in done:
                 pending.discard(future)
@@ -340,7 +340,7 @@ def run_tasks(
                     raise ClusterError(
                         f"task {futures[future]}, on its worker: {e.problem}"
                     ) from None
-                except CancelledError:
+                except (CancelledError, OSError):
                     raise health.lost() from None
                 on_result(futures[future], stats)
             health.check()
