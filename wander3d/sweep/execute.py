@@ -100,26 +100,34 @@ def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
         )  # fmt: skip
 
     async def identity() -> Any:
-        remote = rpc(address, timeout=timeout, connection_args=security.get_connection_args(
-            "client"))  # fmt: skip
+        # Dask's own connect gives up (saying why: refused, no route) a little before the
+        # deadline, which catches a server that accepts and then says nothing.
+        args = security.get_connection_args("client")
+        remote = rpc(address, timeout=round(0.8 * timeout, 1), connection_args=args)
         try:
             return await remote.identity()
         finally:
             await remote.close_rpc()
 
-    async def bounded() -> Any:
-        # Dask's own connect gives up (saying why: refused, no route) at `timeout`; this
-        # deadline, a little later, catches a server that accepts and then says nothing.
-        return await asyncio.wait_for(identity(), timeout + 2.0)
+    outcome: list[Any] = []
 
-    try:
-        answer = asyncio.run(bounded())
-    except TimeoutError:
-        raise SchedulerError(address, f"no answer within {timeout:g} s") from None
-    except OSError as e:
-        raise SchedulerError(address, f"cannot connect: {_first_line(e)}") from None
-    except Exception:  # whatever another server's bytes decode to (a MemoryError, often)
-        raise SchedulerError(address, "not a Dask scheduler") from None
+    def probe() -> None:
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(identity(), timeout)))
+        except BaseException as e:  # handed to the caller's thread
+            outcome.append(e)
+
+    # On a thread of its own: the caller may be running an event loop (a notebook).
+    thread = threading.Thread(target=probe, name="wander3d scheduler probe", daemon=True)
+    thread.start()
+    thread.join()
+    answer = outcome[0]
+    if isinstance(answer, TimeoutError):
+        raise SchedulerError(address, f"no answer within {timeout:g} s")
+    if isinstance(answer, OSError):
+        raise SchedulerError(address, f"cannot connect: {_first_line(answer)}")
+    if isinstance(answer, BaseException):  # another server's bytes, decoded (a MemoryError)
+        raise SchedulerError(address, "not a Dask scheduler")
     if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
         raise SchedulerError(address, "not a Dask scheduler")
 
