@@ -117,7 +117,8 @@ class Cluster:
         self.folder = tmp_path
         self.scheduler = start(
             [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-             "--port", self.address.rsplit(":", 1)[1], "--no-dashboard"],
+             "--port", self.address.rsplit(":", 1)[1], "--no-dashboard",
+             "--idle-timeout", "600"],  # gone by itself if a killed test leaves it
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
         self.workers: list[subprocess.Popen] = []
@@ -126,7 +127,8 @@ class Cluster:
         extra = ["--preload", str(preload)] if preload else []
         worker = start(
             [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--no-nanny",
-             "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard", *extra],
+             "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard",
+             "--death-timeout", "60", *extra],
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
         self.workers.append(worker)
