@@ -160,7 +160,7 @@ def test_replay_repeats_the_recorded_run_exactly(scene_path, tmp_path, suffix, c
         (["--replay", "TMP/none.parquet"], "no such file"),
         (["SCENE", "--replay", "TMP/t.parquet"], "leave out SCENE"),
         (["--replay", "TMP/t.parquet", "--seconds", "3"], "leave out --seconds"),
-        (["--replay", "TMP/plain.csv"], "no wander3d run record"),
+        (["--replay", "TMP/plain.csv"], "plain.csv.json, which does not exist"),
         (["SCENE"], "--seconds is required"),
         ([], "give a SCENE"),
     ],

@@ -70,8 +70,10 @@ LAYERS: dict[str, Layer] = {
         third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
+    # PIL comes with imageio; imageio_ffmpeg is the render extra's ffmpeg.
     "render": Layer(
-        uses=("engine", "scene", "helpers"), third_party=("numpy", "vispy", "imageio", "PIL")
+        uses=("engine", "scene", "helpers"),
+        third_party=("numpy", "vispy", "imageio", "PIL", "imageio_ffmpeg"),
     ),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
     "bench": Layer(

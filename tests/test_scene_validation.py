@@ -76,7 +76,9 @@ REJECTED = [
     # out of range
     ("seed-negative", "[scene]\nseed = -1\n" + G, "scene.seed",
      ["-1 is out of range: must be >= 0"]),
-    ("dt-zero", "[scene]\ndt = 0\n" + G, "scene.dt", ["must be > 0 and <= 0.1"]),
+    ("dt-zero", "[scene]\ndt = 0\n" + G, "scene.dt", ["must be >= 1e-05 and <= 0.1"]),
+    ("dt-subnormal", "[scene]\ndt = 1e-320\n" + G, "scene.dt", ["must be >= 1e-05 and <= 0.1"]),
+    ("dt-tiny", "[scene]\ndt = 1e-9\n" + G, "scene.dt", ["must be >= 1e-05 and <= 0.1"]),
     ("dt-large", "[scene]\ndt = 0.2\n" + G, "scene.dt", ["0.2 is out of range"]),
     ("count-zero", "[[groups]]\ncount = 0\n", "groups[0].count", ["must be >= 1"]),
     ("count-huge", "[[groups]]\ncount = 10_000_001\n", "groups[0].count",

@@ -302,10 +302,10 @@ def test_a_killed_sweep_resumes_without_recomputing_finished_cells(tmp_path, mon
     submitted: list[str] = []
     real_run_tasks = execute.run_tasks
 
-    def counting(client, tasks, *args):
+    def counting(client, tasks, *args, **kwargs):
         tasks = list(tasks)
         submitted.extend(key for key, _ in tasks)
-        return real_run_tasks(client, tasks, *args)
+        return real_run_tasks(client, tasks, *args, **kwargs)
 
     monkeypatch.setattr(execute, "run_tasks", counting)
     with open_client(workers=2, processes=False) as client:
@@ -335,10 +335,10 @@ def test_a_finished_sweep_rerun_or_extended_runs_only_the_cells_its_table_lacks(
     submitted: list[list[str]] = []
     real_run_tasks = execute.run_tasks
 
-    def counting(client, tasks, *args):
+    def counting(client, tasks, *args, **kwargs):
         tasks = list(tasks)
         submitted.append([key for key, _ in tasks])
-        return real_run_tasks(client, tasks, *args)
+        return real_run_tasks(client, tasks, *args, **kwargs)
 
     monkeypatch.setattr(execute, "run_tasks", counting)
     out, fresh = tmp_path / f"atlas{suffix}", tmp_path / f"fresh{suffix}"

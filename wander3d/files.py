@@ -5,12 +5,18 @@ complete, so a failed or interrupted run never leaves a half-written file, and n
 anything that was there before (a device such as /dev/null included). The finished file gets the
 mode a plain `open(path, "w")` would give it (0666 less the umask), not the private 0600 of
 `tempfile.mkstemp`.
+
+A temporary file is named `.NAME.wander3d-PID-XXXXXXXX.SUFFIX` (hidden, beside NAME, saying
+what made it and which process): one that a killed process (kill -9, a power cut) could not
+remove is removed by the next write of the same output, once its process is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,8 +57,11 @@ def output_file(path: Path) -> Iterator[Path]:
     folder = path.parent
     if not folder.is_dir():
         raise OutputError(path, f"folder {folder} does not exist")
+    remove_stale_temporaries(path)
     try:
-        handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=folder)
+        handle, name = tempfile.mkstemp(
+            prefix=f"{_temporary_prefix(path)}{os.getpid()}-", suffix=path.suffix, dir=folder
+        )
     except OSError as e:
         raise OutputError(path, f"cannot write: {e.strerror or e}") from None
     os.close(handle)
@@ -71,3 +80,37 @@ def output_file(path: Path) -> Iterator[Path]:
     finally:
         with contextlib.suppress(OSError):
             temporary.unlink()
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}.wander3d-"
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (one of another user counts)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        return True
+    except (OSError, OverflowError):  # no such process, or no such process id
+        return False
+    return True
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporary files that writes of `path` by processes now gone left beside it
+    (see the module's description); the paths removed. Another live process's are kept."""
+    path = Path(path)
+    prefix = _temporary_prefix(path)
+    pattern = re.compile(re.escape(prefix) + r"(\d+)-[^/]*" + re.escape(path.suffix) + "$")
+    removed = []
+    for name in glob.glob(glob.escape(str(path.parent / prefix)) + "*", include_hidden=True):
+        found = pattern.match(os.path.basename(name))
+        if found is None or process_alive(int(found.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+            removed.append(Path(name))
+    return removed

@@ -40,15 +40,28 @@ from pathlib import Path
 
 import numpy as np
 
-from wander3d.export.provenance import ExportError, Provenance, read_provenance
+from wander3d.export.provenance import (
+    ExportError,
+    Provenance,
+    missing_file_problem,
+    read_provenance,
+)
+from wander3d.scene import memory_budget
+from wander3d.scene.memory import format_bytes
 
 from .sampling import SamplePlan, Samples, plan_samples
-from .stats import GroupLabel
+from .stats import GroupLabel, working_bytes
 
 Array = np.ndarray
 
 #: The method shown for groups no scene describes.
 TRACKS_METHOD = "tracks"
+#: The largest coordinate or velocity component read (units): far beyond any world a game
+#: or a GPS logger covers, and far inside float32's range, which the samples use.
+MAX_COORDINATE = 1e15
+#: Bytes per resampled agent-sample while reading: the merge of fixes and targets, the
+#: float64 positions, velocities and headings, and the float32 samples kept.
+_RESAMPLE_BYTES = 160
 #: Positions are interpolated; a target this close (relative to the interval) to a fix is
 #: that fix.
 _TIME_TOLERANCE = 1e-9
@@ -204,12 +217,14 @@ def _column_names(path: Path) -> list[str]:
         if suffix == ".parquet":
             import pyarrow.parquet as pq
 
-            return list(pq.read_schema(path).names)
+            return _check_names(list(pq.read_schema(path).names), path)
         if suffix == ".csv":
             import pyarrow.csv as pacsv
 
             with pacsv.open_csv(path) as reader:
-                return list(reader.schema.names)
+                return _check_names(list(reader.schema.names), path)
+    except UnicodeDecodeError:
+        raise TracksError(f"{path}: the column names are not UTF-8 text") from None
     except (pa.ArrowException, OSError) as e:
         raise TracksError(f"{path}: {_first_line(e)}") from None
     raise TracksError(f"{path}: tracks must be a .csv or .parquet file")
@@ -231,6 +246,14 @@ def _read_table(path: Path, numeric: tuple[str, ...]):
         return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types))
     except (pa.ArrowException, OSError) as e:
         raise TracksError(f"{path}: {_first_line(e)}") from None
+
+
+def _check_names(names: list[str], path: Path) -> list[str]:
+    """The column names, if none appears twice."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise TracksError(f"{path}: column {twice[0]!r} appears twice")
+    return names
 
 
 def _where(path: Path, row: int) -> str:
@@ -318,9 +341,17 @@ def _vectors(table, names: tuple[str, str, str | None], path: Path) -> Array:
     drawn: (x, y) becomes (x, 0, -y), so that an anticlockwise turn on paper is a positive
     turn angle."""
     a, b, c = names
-    x, y = _floats(table, a, path, missing=True), _floats(table, b, path, missing=True)
+    columns = {name: _floats(table, name, path, missing=True) for name in names if name}
+    for name, values in columns.items():
+        beyond = np.abs(values) > MAX_COORDINATE  # NaN, a missing fix, is not beyond
+        if beyond.any():
+            row = int(np.argmax(beyond))
+            raise TracksError(
+                f"{_where(path, row)}: {name} is {values[row]:g}, beyond ±{MAX_COORDINATE:g}"
+            )
+    x, y = columns[a], columns[b]
     if c is not None:
-        return np.stack([x, y, _floats(table, c, path, missing=True)], axis=1)
+        return np.stack([x, y, columns[c]], axis=1)
     return np.stack([x, np.zeros_like(x), -y], axis=1)
 
 
@@ -348,12 +379,15 @@ def _project(lon_lat: Array) -> tuple[Array, str]:
 
 def _ids(table, name: str, path: Path) -> tuple[Array, Array]:
     """(distinct values, index of each row's value) of an id column (numbers or text)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     column = table.column(name)
     if column.null_count:
         row = int(np.argmax(np.asarray(pc.is_null(column))))
         raise TracksError(f"{_where(path, row)}: {name} is empty")
+    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
+        raise TracksError(f"{path}: column {name} is not UTF-8 text")  # how Arrow reads it
     values = column.to_numpy(zero_copy_only=False)
     if values.dtype == object:
         values = values.astype(str)
@@ -378,7 +412,7 @@ def read_tracks(
     """
     path = Path(path)
     if not path.is_file():
-        raise TracksError(f"{path}: no such file")
+        raise TracksError(f"{path}: {missing_file_problem(path)}")
     names = _column_names(path)
     roles = _map_columns(names, columns or {}, path)
     record = read_provenance(path)
@@ -466,6 +500,7 @@ def read_tracks(
     if record is not None:
         plan = plan_samples(record.dt, max(float(np.max(t) - np.min(t)), record.dt), rate)
         interval, every = plan.interval, plan.steps_per_sample
+        _check_run_rate(path, record, every, rate)
     else:
         interval, every = 1.0 / rate, 1
     fix_gaps = np.diff(t)[pid[1:] == pid[:-1]]
@@ -492,6 +527,7 @@ def read_tracks(
         )
     starts, ends, first, counts = (a[long_enough] for a in (starts, ends, first, counts))
     count = int(counts.max())
+    _check_memory(path, count, len(counts), (count - 1) * interval, 1.0 / interval)
     plan = SamplePlan(steps_per_sample=every, samples=count, interval=interval)
 
     # Pieces in group order (as a scene's groups are), by particle and time within a group.
@@ -593,6 +629,37 @@ def _track_gradient(p: Array, lengths: Array, interval: float) -> Array:
     v[end, cols] = (p[end, cols] - p[end - 1, cols]) / interval
     after = np.arange(p.shape[0])[:, None] > end[None, :]
     return np.where(after[..., None], v[end, cols][None], v)
+
+
+def _check_memory(path: Path, count: int, tracks: int, duration: float, rate: float) -> None:
+    """TracksError if resampling `tracks` tracks to `count` samples would not fit in memory
+    (tracks lasting years at 10 Hz, or a typo in a time column), before allocating any."""
+    need = count * tracks * _RESAMPLE_BYTES + working_bytes(count, tracks)
+    budget, why = memory_budget()
+    if need > budget:
+        raise TracksError(
+            f"{path}: {count:,} samples of {tracks:,} tracks ({duration:g} s at {rate:g} Hz) "
+            f"would need {format_bytes(need)}, more than the {format_bytes(budget)} allowed "
+            f"({why}); use a lower sample rate"
+        )
+
+
+def _check_run_rate(path: Path, record: Provenance, every: int, rate: float) -> None:
+    """TracksError unless the samples `stats SCENE` takes at `rate` (every `every` steps) are
+    samples the run's file holds: between them, interpolated positions are not the run's, and
+    the table would differ from the scene's without saying why. The error names rates that
+    work."""
+    kept = record.steps_per_sample
+    if every % kept == 0:
+        return
+    first, second, third = (f"{1.0 / (kept * m * record.dt):.4g}" for m in (1, 2, 3))
+    rates = f"{first}, {second} or {third}"
+    raise TracksError(
+        f"{path}: holds every {kept} steps of its run ({1.0 / (kept * record.dt):.4g} Hz); "
+        f"at {rate:g} Hz `stats SCENE` samples every {every} steps, which it does not hold; "
+        f"a sample rate of {rates} Hz (every {kept}, {2 * kept} or {3 * kept} steps) gives "
+        "the scene's table"
+    )
 
 
 def _group_labels(

@@ -29,6 +29,7 @@ from wander3d.export import (
     sidecar_path,
     writer_class,
 )
+from wander3d.files import OutputError
 from wander3d.scene import Scene, check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
@@ -130,9 +131,40 @@ def _plan(args: argparse.Namespace) -> tuple[Scene, SamplePlan]:
     except ExportError as e:
         raise CliError(f"--replay {e}") from None
     if record is None:
+        replay = Path(args.replay)
+        if replay.suffix.lower() == ".csv":
+            raise CliError(
+                f"--replay {replay}: a CSV's run record is beside it, in "
+                f"{sidecar_path(replay)}, which does not exist"
+            )
         raise CliError(f"--replay {args.replay}: no wander3d run record in it")
     scene = record.scene(args.replay)
+    _check_replay_rows(Path(args.replay), record.samples * scene.agent_count)
     return scene, SamplePlan.over_steps(scene.dt, record.steps, record.steps_per_sample)
+
+
+def _check_replay_rows(path: Path, rows: int) -> None:
+    """CliError unless a long table (.parquet, .csv) holds the `rows` its record describes:
+    a record edited or copied from another run would repeat a different run, perhaps one
+    of years."""
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            held = pq.ParquetFile(path).metadata.num_rows
+        except (OSError, ValueError) as e:
+            raise CliError(f"--replay {path}: not a Parquet file ({e})") from None
+    elif suffix == ".csv":
+        with open(path, "rb") as f:
+            held = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b"")) - 1
+    else:
+        return
+    if held != rows:
+        raise CliError(
+            f"--replay {path}: its run record describes {rows:,} rows, the file holds "
+            f"{held:,}: the file or its record was changed"
+        )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -165,12 +197,15 @@ def main(args: argparse.Namespace) -> int:
         output_option("--out", out) as temporary,
         output_option("--out", sidecar) if sidecar else contextlib.nullcontext() as side,
     ):
-        writer = writer_class(out)(temporary, scene, record)
         try:
-            _simulate(scene, plan, writer)
-            writer.finish()
-        finally:
-            writer.close()
+            writer = writer_class(out)(temporary, scene, record)
+            try:
+                _simulate(scene, plan, writer)
+                writer.finish()
+            finally:
+                writer.close()
+        except OSError as e:  # the trajectory's error, not the sidecar's (whose block this is)
+            raise OutputError(out, f"cannot write: {e.strerror or e}") from None
         if side is not None:
             side.write_text(record.to_json() + "\n", encoding="utf-8")
         size = format_bytes(temporary.stat().st_size)

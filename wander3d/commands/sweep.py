@@ -11,16 +11,18 @@ from pathlib import Path
 from wander3d.analysis.plot import plot_format
 from wander3d.analysis.sampling import BYTES_PER_AGENT_SAMPLE, plan_samples
 from wander3d.analysis.stats import working_bytes
-from wander3d.arguments import positive_int
-from wander3d.files import OutputError
+from wander3d.arguments import positive_float, positive_int
+from wander3d.files import OutputError, remove_stale_temporaries
 from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import PROG, CliError, output_option
+from .common import EXIT_INTERRUPTED, PROG, CliError, output_option
 from .progress import CellProgress
 
 NAME = "sweep"
 HELP = "measure the wander over a grid of parameters (a parameter atlas), on Dask"
+#: Seconds to wait for a cluster to answer or to get a worker back (--timeout's default).
+CLUSTER_TIMEOUT_S = 30.0
 
 DESCRIPTION = textwrap.fill(
     "Run every cell of SWEEP (a base scene, the keys to vary and their values, seeds per "
@@ -28,7 +30,8 @@ DESCRIPTION = textwrap.fill(
     "every `wander3d stats` metric to --out (.parquet, or .csv with a .json sidecar). Cells "
     "run on a local Dask cluster of one worker per core, or on an existing cluster "
     "(--scheduler). Finished cells are kept in OUT.parts/ as they come: run the same command "
-    "again after an interruption and only the missing cells run.",
+    "again after an interruption and only the missing cells run. One sweep at a time writes "
+    "an output (OUT.lock names it while it runs).",
     width=88,
 )
 
@@ -77,6 +80,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also draw the atlas (one or two varied keys) to this .png, .svg or .pdf file",
     )
+    add_timeout_option(parser)
+
+
+def add_timeout_option(parser: argparse.ArgumentParser) -> None:
+    """--timeout, for the commands that run on a Dask cluster."""
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=CLUSTER_TIMEOUT_S,
+        metavar="S",
+        help="give up when the cluster does not answer, or has had no workers, for this long "
+        f"(default: {CLUSTER_TIMEOUT_S:g} s)",
+    )
 
 
 def check_memory(sweep, workers: int) -> None:
@@ -95,8 +111,9 @@ def check_memory(sweep, workers: int) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run the sweep as `args` say; return the exit status (0)."""
-    from wander3d.sweep import execute, load_sweep, run_sweep, store
+    """Run the sweep as `args` say; return the exit status (0, or 130 when interrupted)."""
+    from wander3d.sweep import load_sweep, store
+    from wander3d.sweep.lock import LockedError, output_lock
 
     sweep = load_sweep(args.sweep)
     out = Path(args.out)
@@ -116,65 +133,58 @@ def main(args: argparse.Namespace) -> int:
             f"--plot draws one or two varied keys; {args.sweep} varies {len(sweep.axes)}"
         )
     if args.scheduler is None:
+        from wander3d.sweep import execute
+
         check_memory(sweep, args.workers or execute.default_workers())
-    # The parts folder is made now, so a bad --out fails before the cluster starts.
+    # Checked now, so a bad --out fails before the cluster starts.
     if out.is_dir():
         raise CliError(f"--out {out}: is a directory")
-    try:
-        store.parts_folder(out).mkdir(exist_ok=True)
-    except FileNotFoundError:
-        raise CliError(f"--out {out}: folder {out.parent} does not exist") from None
-    except OSError as e:
-        raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
-    # Entered first, so a bad --plot path fails before the sweep runs.
-    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
+    if not out.parent.is_dir():
+        raise CliError(f"--out {out}: folder {out.parent} does not exist")
+    with contextlib.ExitStack() as stack:
         try:
-            with execute.open_client(args.workers, args.scheduler) as client:
-                workers = execute.worker_count(client)
-                progress: CellProgress | None = None
+            stack.enter_context(output_lock(out))
+        except LockedError as e:
+            raise CliError(f"--out {out}: {e}") from None
+        except OSError as e:
+            raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
+        remove_stale_temporaries(out)
+        return _run(args, sweep, out, plot_path)
 
-                def started(to_run: int, reused: int) -> None:
-                    nonlocal progress
-                    where = f"on {workers} worker{'s' if workers != 1 else ''}"
-                    kept = (
-                        f" ({reused} already measured in {out.name} or its parts)" if reused else ""
-                    )
-                    print(
-                        f"{PROG}: {len(sweep.cells)} cells{kept}, running {to_run} {where}",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-                    progress = CellProgress(sys.stderr, to_run)
 
-                def finished(done: int) -> None:
-                    if progress is not None:  # made by `started`, before any cell runs
-                        progress.update(done)
+def _kept(sweep, out: Path) -> int:
+    """Cells of `sweep` a rerun would not run again: in `out`'s table or its parts."""
+    from wander3d.sweep import store
 
-                try:
-                    result = run_sweep(sweep, out, client, finished, started)
-                finally:
-                    if progress is not None:
-                        progress.finish()
-        except execute.ClusterError as e:
-            with contextlib.suppress(OSError):
-                store.parts_folder(out).rmdir()  # only if no cell finished
-            option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
-            raise CliError(f"{option}{e}") from None
-        except OutputError as e:  # the table, written at the end
-            raise CliError(f"--out {e}") from None
-        except KeyboardInterrupt:
-            print(
-                f"{PROG}: finished cells are kept in {store.parts_folder(out)}; "
-                "run the same command again to resume",
-                file=sys.stderr,
-            )
-            raise
-        if plot_file is not None:
-            from wander3d.sweep.plot import write_atlas
+    groups = store.cell_groups(sweep)
+    kept = store.read_table_cells(out, groups)
+    kept.update(store.read_parts(store.parts_folder(out), groups))
+    return len(kept)
 
-            with open(plot_file, "wb") as f:
-                keys = [a.key.text for a in sweep.axes]
-                write_atlas(f, result.table, keys, plot_format(plot_file))
+
+def _run(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None) -> int:
+    """Run the sweep holding `out`'s lock; its failures as CliError, an interrupt as 130."""
+    from wander3d.sweep import execute, store
+
+    folder = store.parts_folder(out)
+    try:
+        result = _measure(args, sweep, out, plot_path)
+    except KeyboardInterrupt:
+        store.remove_empty_parts(folder)
+        print(
+            f"{PROG}: interrupted; {_kept(sweep, out)} cells kept, rerun to resume",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    except execute.ClusterError as e:
+        store.remove_empty_parts(folder)
+        option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
+        kept = _kept(sweep, out)
+        resume = f"; {kept} cells kept, rerun to resume" if kept else ""
+        raise CliError(f"{option}{e}{resume}") from None
+    except OutputError as e:  # the table or the parts folder
+        store.remove_empty_parts(folder)
+        raise CliError(f"--out {e}") from None
     seconds = max(result.seconds, 1e-9)
     ran = (
         f"ran {result.ran} cells in {result.seconds:.1f} s ({result.ran / seconds:.2f} "
@@ -186,3 +196,42 @@ def main(args: argparse.Namespace) -> int:
     if plot_path is not None:
         print(f"{PROG}: atlas written to {plot_path}", file=sys.stderr)
     return 0
+
+
+def _measure(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None):
+    """Start the cluster, run the missing cells, write the table (and the --plot picture)."""
+    from wander3d.sweep import execute, run_sweep
+
+    # Entered first, so a bad --plot path fails before the sweep runs.
+    with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
+        with execute.open_client(args.workers, args.scheduler, timeout=args.timeout) as client:
+            workers = execute.worker_count(client)
+            progress: CellProgress | None = None
+
+            def started(to_run: int, reused: int) -> None:
+                nonlocal progress
+                where = f"on {workers} worker{'s' if workers != 1 else ''}"
+                kept = f" ({reused} already measured in {out.name} or its parts)" if reused else ""
+                print(
+                    f"{PROG}: {len(sweep.cells)} cells{kept}, running {to_run} {where}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                progress = CellProgress(sys.stderr, to_run)
+
+            def finished(done: int) -> None:
+                if progress is not None:  # made by `started`, before any cell runs
+                    progress.update(done)
+
+            try:
+                result = run_sweep(sweep, out, client, finished, started, timeout=args.timeout)
+            finally:
+                if progress is not None:
+                    progress.finish()
+        if plot_file is not None:
+            from wander3d.sweep.plot import write_atlas
+
+            with open(plot_file, "wb") as f:
+                keys = [a.key.text for a in sweep.axes]
+                write_atlas(f, result.table, keys, plot_format(plot_file))
+    return result

@@ -17,13 +17,14 @@ from wander3d.analysis.tracks import GAP_INTERVALS, TracksError, parse_columns, 
 from wander3d.arguments import finite_float, positive_float, positive_int
 from wander3d.export import ExportError
 
-from .common import PROG, CliError, load_scene_arg, output_option
+from .common import EXIT_INTERRUPTED, PROG, CliError, load_scene_arg, output_option
 from .stats import tracks_notes
+from .sweep import add_timeout_option
 
 if TYPE_CHECKING:
     from wander3d.scene import Scene
     from wander3d.sweep.like import TrackTargets
-    from wander3d.sweep.tune import Knob
+    from wander3d.sweep.tune import Knob, TuneResult
 
 NAME = "tune"
 HELP = "find parameter values whose measured metrics match targets"
@@ -194,11 +195,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=positive_int, metavar="N", help="local worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster")
+    add_timeout_option(parser)
 
 
 def main(args: argparse.Namespace) -> int:
-    """Tune as `args` say; return the exit status (0, or EXIT_NOT_REACHED)."""
-    from wander3d.sweep import execute, like, tune
+    """Tune as `args` say; return the exit status (0, EXIT_NOT_REACHED, or 130 when
+    interrupted)."""
+    from wander3d.sweep import like, tune
 
     if args.like is None:
         if not args.target:
@@ -231,45 +234,26 @@ def main(args: argparse.Namespace) -> int:
     if plan_samples(scene.dt, args.seconds, args.sample_rate).samples < 3:
         raise CliError(f"--seconds {args.seconds:g} is too short to measure")
     plot_path = Path(args.plot) if args.plot is not None else None
-    with contextlib.ExitStack() as outputs:
-        temporary = outputs.enter_context(output_option("--out", Path(args.out)))
-        plot_file = outputs.enter_context(output_option("--plot", plot_path)) if plot_path else None
-        try:
-            with execute.open_client(args.workers, args.scheduler) as client:
-
-                def report(done: int, errors: dict[str, float]) -> None:
-                    worst = max(errors.values())
-                    print(
-                        f"{PROG}: {done} trials, best is {worst:.1%} off",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-
-                result = tune.tune(
-                    scene,
-                    index,
-                    targets,
-                    knobs,
-                    client,
-                    seconds=args.seconds,
-                    sample_rate=args.sample_rate,
-                    seeds=args.seeds,
-                    agents=args.agents,
-                    trials=args.trials,
-                    tolerance=tolerance,
-                    profile=found.profile if found is not None else None,
-                    from_positions=found.from_positions if found is not None else False,
-                    on_batch=report,
-                )
-        except execute.ClusterError as e:
-            option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
-            raise CliError(f"{option}{e}") from None
-        temporary.write_text(
-            tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
+    done = [0]  # trials finished, for the interrupt's line
+    try:
+        with contextlib.ExitStack() as outputs:
+            temporary = outputs.enter_context(output_option("--out", Path(args.out)))
+            plot_file = (
+                outputs.enter_context(output_option("--plot", plot_path)) if plot_path else None
+            )
+            result = _tune(args, scene, index, targets, knobs, found, tolerance, done)
+            temporary.write_text(
+                tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
+            )
+            if plot_file is not None and found is not None and result.profile is not None:
+                with open(plot_file, "wb") as out:
+                    like.write_plot(out, found.profile, result.profile, f"fitted {args.group!r}")
+    except KeyboardInterrupt:
+        print(
+            f"{PROG}: interrupted after {done[0]} trials; nothing written to {args.out}",
+            file=sys.stderr,
         )
-        if plot_file is not None and found is not None and result.profile is not None:
-            with open(plot_file, "wb") as out:
-                like.write_plot(out, found.profile, result.profile, f"fitted {args.group!r}")
+        return EXIT_INTERRUPTED
     print(f"{'key':<24} {'from':>10} {'to':>10}")
     for k in knobs:
         print(f"{k.name:<24} {k.start:>10.4g} {result.values[k.name]:>10.4g}")
@@ -360,3 +344,48 @@ def _speed_knobs(scene: Scene, index: int, speed: float) -> list[Knob]:
         raise CliError(f"--like: {e}") from None
     starts = (start, min(max(force, knobs[1].low), knobs[1].high))
     return [dataclasses.replace(k, start=v) for k, v in zip(knobs, starts, strict=True)]
+
+
+def _tune(
+    args: argparse.Namespace,
+    scene: Scene,
+    index: int,
+    targets: dict[str, float],
+    knobs: list[Knob],
+    found: TrackTargets | None,
+    tolerance: float,
+    done: list[int],
+) -> TuneResult:
+    """Run the search on the cluster; `done[0]` counts the trials finished."""
+    from wander3d.sweep import execute, tune
+
+    def report(trials: int, errors: dict[str, float]) -> None:
+        done[0] = trials
+        print(
+            f"{PROG}: {trials} trials, best is {max(errors.values()):.1%} off",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    try:
+        with execute.open_client(args.workers, args.scheduler, timeout=args.timeout) as client:
+            return tune.tune(
+                scene,
+                index,
+                targets,
+                knobs,
+                client,
+                seconds=args.seconds,
+                sample_rate=args.sample_rate,
+                seeds=args.seeds,
+                agents=args.agents,
+                trials=args.trials,
+                tolerance=tolerance,
+                profile=found.profile if found is not None else None,
+                from_positions=found.from_positions if found is not None else False,
+                on_batch=report,
+                timeout=args.timeout,
+            )
+    except execute.ClusterError as e:
+        option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
+        raise CliError(f"{option}{e}") from None

@@ -31,6 +31,8 @@ Consumer = Callable[[int, Array, Array, Array], None]
 #: each agent in registers (several times faster than one step per call for big scenes), and ~5 M
 #: agent-steps a call still reports progress a few times a second.
 BATCH_AGENT_STEPS = 5_000_000
+#: More steps between samples than any run takes.
+_MAX_STEPS = 2.0**53
 #: At most this many steps per kernel call, however few agents.
 MAX_BATCH_STEPS = 600
 
@@ -43,7 +45,10 @@ def steps_per_sample(dt: float, rate: float) -> int:
     """
     if not (dt > 0 and rate > 0):
         raise ValueError("dt and rate must be positive")
-    return max(1, round(1.0 / (rate * dt)))
+    # A rate far below 1 / seconds (1e-320 Hz) makes a ratio beyond any whole number: an
+    # interval longer than any run, which the caller finds too short to measure.
+    product = rate * dt  # 0 when it underflows
+    return max(1, round(min(1.0 / product, _MAX_STEPS))) if product > 0 else int(_MAX_STEPS)
 
 
 def steps_for_seconds(dt: float, seconds: float) -> int:

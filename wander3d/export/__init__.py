@@ -37,7 +37,10 @@ CHUNK_ROWS = 1_000_000
 
 
 def check_format(path: Path) -> str:
-    """The file's format (its lower-case extension); ExportError listing the formats if none."""
+    """The file's format (its lower-case extension); ExportError listing the formats if none,
+    or saying that the path is a directory."""
+    if Path(path).is_dir():
+        raise ExportError(f"{path}: is a directory")
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         listed = ", ".join(FORMATS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,15 +106,14 @@ class Provenance:
                 steps=int(d["steps"]),
                 wander3d_version=str(d["wander3d_version"]),
             )
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, OverflowError) as e:
             if isinstance(e, ExportError):
                 raise
             raise ExportError(f"{where}: not a wander3d run record ({e})") from None
         if (
             record.steps_per_sample < 1
-            or record.samples < 1
-            or record.steps < (record.samples - 1) * record.steps_per_sample
-            or not record.dt > 0
+            or record.samples != record.steps // record.steps_per_sample + 1
+            or not 0 < record.dt < math.inf
         ):
             raise ExportError(f"{where}: not a wander3d run record (bad sampling)")
         return record
@@ -135,7 +135,7 @@ def read_provenance(path: Path) -> Provenance | None:
     suffix = path.suffix.lower()
     where = str(path)
     if not path.is_file():
-        raise ExportError(f"{path}: no such file")
+        raise ExportError(f"{path}: {missing_file_problem(path)}")
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -191,6 +191,15 @@ def _npz_provenance(path: Path) -> Provenance | None:
             )
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
         raise ExportError(f"{path}: not a wander3d .npz ({_first_line(e)})") from None
+
+
+def missing_file_problem(path: Path) -> str:
+    """Why `path`, not a regular file, cannot be read: "no such file", "is a directory"..."""
+    if path.is_dir():
+        return "is a directory"
+    if path.exists():
+        return "not a regular file"
+    return "no such file"
 
 
 def sidecar_path(path: Path) -> Path:

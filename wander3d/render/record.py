@@ -56,6 +56,8 @@ def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
     """Validate before any work; returns the format suffix. RecordError if `out`'s format,
     the `size` (width, height) in pixels or the `fps` cannot be recorded."""
     suffix = out.suffix.lower()
+    if out.is_dir():
+        raise RecordError("out", f"{out}: is a directory")
     if suffix not in FORMATS:
         raise RecordError(
             "out", f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
@@ -162,6 +164,19 @@ def _advance(sim: Simulation, steps: int, on_step: Callable[[int], None] | None)
             on_step(sim.step_count)
 
 
+def _check_video(out: Path) -> None:
+    """OSError unless `out` is a whole video file: ffmpeg can fail to finish one (a full
+    disk) and say so only on its stderr."""
+    import imageio_ffmpeg
+
+    try:
+        frames, _ = imageio_ffmpeg.count_frames_and_secs(str(out))
+    except (RuntimeError, OSError, ValueError):
+        frames = 0
+    if frames == 0:
+        raise OSError("ffmpeg could not finish the video (is the disk full?)")
+
+
 class _video_writer:
     """Context manager yielding append(frame (h, w, 3) uint8) for an MP4 or GIF file of
     `frames` frames."""
@@ -172,20 +187,40 @@ class _video_writer:
         if suffix == ".mp4":
             import imageio.v2 as imageio
 
+            # ffmpeg quiet: its complaints (a full disk) would fill the terminal; whether it
+            # finished the file is checked after closing instead, as its exit status is not
+            # reported.
             video = imageio.get_writer(
                 out, format="FFMPEG", fps=fps, codec="libx264", quality=8,
-                pixelformat="yuv420p", macro_block_size=1,
+                pixelformat="yuv420p", macro_block_size=1, ffmpeg_log_level="quiet",
             )  # fmt: skip
-            self._append, self._close = video.append_data, video.close
-        else:
-            import imageio.v3 as iio
 
-            # Pillow keeps GIF frames until closing and saves them with the last write's
-            # arguments, so every write passes the whole clip's delays (ms, one per frame).
-            gif = iio.imopen(out, "w", plugin="pillow", extension=".gif")
+            def close_video() -> None:
+                video.close()
+                _check_video(out)
+
+            self._append, self._close = video.append_data, close_video
+        else:
+            from PIL import Image
+
+            # GIF frames are kept until closing, then written at once by Pillow (imageio's
+            # Pillow plugin would try a failed write again, with a traceback, when it is
+            # collected). Delays (ms, one per frame) alternate to keep the asked rate
+            # (gif_delays_ms).
+            images: list[Image.Image] = []
             delays = gif_delays_ms(frames, fps)
-            self._append = lambda frame: gif.write(frame, duration=delays, loop=0)
-            self._close = gif.close
+
+            def close_gif() -> None:
+                if images:
+                    first, *rest = images
+                    images.clear()
+                    first.save(
+                        out, format="GIF", save_all=True, append_images=rest,
+                        duration=delays[: 1 + len(rest)], loop=0,
+                    )  # fmt: skip
+
+            self._append = lambda frame: images.append(Image.fromarray(frame))
+            self._close = close_gif
 
     def __enter__(self) -> Callable[[np.ndarray], object]:
         return self._append

@@ -45,6 +45,8 @@ MAX_TRAIL_LENGTH = 100_000
 MAX_TRAIL_SECONDS = 3600.0
 MAX_MAGNITUDE = 1e6
 MAX_NAME_LENGTH = 100
+#: The smallest time step (s): 100,000 steps per simulated second.
+MIN_DT = 1e-5
 
 #: Colours given to groups that do not set one, by position (the first is the engine's).
 GROUP_PALETTE = (
@@ -146,7 +148,9 @@ KEYS: tuple[Key, ...] = (
     Key("scene", "dt", FLOAT, _engine_default(RunSpec, "dt"), "s",
         "Simulated seconds per fixed step. Parameters are per second, so a scene looks the "
         "same at any dt; smaller is smoother and costs more.",
-        lo=0, lo_open=True, hi=0.1, default_doc="1/60"),
+        # Below 10 µs a step is no smoother, only slower; far below, the engine's step
+        # counts overflow (dt = 1e-320 once reached it).
+        lo=MIN_DT, hi=0.1, default_doc="1/60"),
     # [enclosure]
     Key("enclosure", "min", VEC3, _engine_default(Enclosure, "min"), "units",
         "The box's lowest corner; +y is up.", lo=-_M, hi=_M),

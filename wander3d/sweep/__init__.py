@@ -9,8 +9,9 @@ optuna and matplotlib (the atlas) only inside the functions that need them.
         run_sweep(sweep, Path("atlas.parquet"), client)
 
 `spec` reads sweep files, `keys` the key paths they vary, `execute` runs measurements on Dask,
-`store` keeps results (part files while running, one table at the end), `plot` draws the
-atlas and `tune` searches parameters for target metrics.
+`store` keeps results (part files while running, one table at the end), `lock` lets one sweep
+at a time write an output, `plot` draws the atlas and `tune` searches parameters for target
+metrics.
 """
 
 from .execute import ClusterError, SchedulerError, open_client

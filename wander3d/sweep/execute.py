@@ -9,18 +9,27 @@ cell, so the order never shows in what they write.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
+import signal
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from typing import Any
 
+from wander3d import LOCAL_WORKER_VARIABLE
 from wander3d.analysis import GroupStats, compute_stats, sample_spec
 from wander3d.scene import MemoryFitError, Scene, check_fits
 
-#: How long to wait for a remote scheduler before giving up (s).
-CONNECT_TIMEOUT_S = 20
+#: How long to wait for a scheduler to answer, and for a cluster without workers to get one
+#: back, before giving up (s).
+CONNECT_TIMEOUT_S = 30.0
+#: How often a running sweep checks that its cluster still has a scheduler and workers (s).
+_POLL_S = 0.5
 
 
 class ClusterError(RuntimeError):
@@ -106,60 +115,222 @@ def _cluster_settings() -> dict[str, Any]:
     }
 
 
+def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Check that a Dask scheduler answers at `address` within `timeout` seconds.
+
+    Dask's own Client waits without end for a server that accepts the connection but never
+    answers, and reports other servers with whatever their bytes decode to (a MemoryError,
+    a TypeError for tls:// without certificates); this asks the scheduler who it is, with a
+    deadline, and says what is wrong in one line. Raises SchedulerError.
+    """
+    from distributed.comm import parse_address
+    from distributed.core import rpc
+    from distributed.security import Security
+
+    try:
+        protocol, _ = parse_address(address, strict=True)
+    except ValueError:
+        raise SchedulerError(address, "cannot connect: expected an address such as "
+                             "tcp://host:8786") from None  # fmt: skip
+    security = Security()  # from Dask's configuration (distributed.comm.tls.*)
+    if protocol == "tls" and security.get_connection_args("client").get("ssl_context") is None:
+        raise SchedulerError(
+            address, "tls:// needs Dask's TLS settings (distributed.comm.tls.ca-file, "
+            ".client.cert and .client.key in the Dask configuration)"
+        )  # fmt: skip
+
+    async def identity() -> Any:
+        # Dask's own connect gives up (saying why: refused, no route) a little before the
+        # deadline, which catches a server that accepts and then says nothing.
+        args = security.get_connection_args("client")
+        remote = rpc(address, timeout=round(0.8 * timeout, 1), connection_args=args)
+        try:
+            return await remote.identity()
+        finally:
+            await remote.close_rpc()
+
+    outcome: list[Any] = []
+
+    def probe() -> None:
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(identity(), timeout)))
+        except BaseException as e:  # handed to the caller's thread
+            outcome.append(e)
+
+    # On a thread of its own: the caller may be running an event loop (a notebook).
+    thread = threading.Thread(target=probe, name="wander3d scheduler probe", daemon=True)
+    thread.start()
+    thread.join()
+    answer = outcome[0]
+    if isinstance(answer, TimeoutError):
+        raise SchedulerError(address, f"no answer within {timeout:g} s")
+    if isinstance(answer, OSError):
+        raise SchedulerError(address, f"cannot connect: {_first_line(answer)}")
+    if isinstance(answer, BaseException):  # another server's bytes, decoded (a MemoryError)
+        raise SchedulerError(address, "not a Dask scheduler")
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise SchedulerError(address, "not a Dask scheduler")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl+C held back (not lost) while the block runs: raised as KeyboardInterrupt when it
+    ends.
+
+    Dask starting or closing a cluster, interrupted half-way, may print tracebacks from its
+    event loop, leave processes behind, or swallow the interrupt; both take seconds, so the
+    interrupt waits for them. Only the main thread receives Python's signals; elsewhere the
+    block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by Dask in each worker process of a local cluster as it starts (a preload).
+
+    Ctrl+C in a terminal reaches every process of its foreground group, local workers
+    included: they ignore it, leaving the command to stop the sweep and close them, instead
+    of each dying with a KeyboardInterrupt traceback. Restarted workers run this too.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _local_cluster(workers: int | None, processes: bool) -> Any:
+    import dask
+    from dask.distributed import LocalCluster
+
+    preload = [__name__] if processes else []  # threads share this process's signals
+    # The spawned workers see this at once (see wander3d/__init__.py), the preload later.
+    os.environ[LOCAL_WORKER_VARIABLE] = "1"
+    with (
+        _interrupts_deferred(),
+        dask.config.set({"distributed.worker.preload": preload, **_cluster_settings()}),
+    ):
+        return LocalCluster(
+            n_workers=workers or default_workers(),
+            threads_per_worker=1,
+            processes=processes,
+            # No dashboard, and the scheduler's HTTP server (health checks) on a free port:
+            # Dask's default 8787 is often taken (another sweep), which Dask warns about.
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            worker_dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
+
+
 @contextlib.contextmanager
 def open_client(
-    workers: int | None = None, scheduler: str | None = None, processes: bool = True
+    workers: int | None = None,
+    scheduler: str | None = None,
+    processes: bool = True,
+    timeout: float = CONNECT_TIMEOUT_S,
 ) -> Iterator[Any]:
     """A dask.distributed Client, every worker prepared; closed (with its cluster) on exit.
 
     scheduler: address of an existing cluster ("tcp://host:8786"); else a LocalCluster of
     `workers` processes (default: one per core), or threads with processes=False (tests).
+    timeout: seconds to wait for the scheduler to answer and for a first worker.
     Raises SchedulerError if the scheduler cannot be reached or has no workers, ClusterError
-    if the workers lack wander3d.
+    if the workers cannot run wander3d.
     """
-    import dask
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
 
     cluster = None
+    client = None
+    # Dask logs what it meets (a lost scheduler's reconnect attempts, a rescheduled result)
+    # with tracebacks; what matters reaches the caller as one ClusterError line instead.
+    levels = _quiet_dask_logs()
     try:
         if scheduler is not None:
+            probe_scheduler(scheduler, timeout)
             try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+                client = Client(scheduler, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as e:
-                raise SchedulerError(scheduler, f"cannot connect: {e}") from None
+                raise SchedulerError(scheduler, f"cannot connect: {_first_line(e)}") from None
         else:
-            with dask.config.set(_cluster_settings()):
-                cluster = LocalCluster(
-                    n_workers=workers or default_workers(),
-                    threads_per_worker=1,
-                    processes=processes,
-                    # No dashboard, and the scheduler's HTTP server (health checks) on a free
-                    # port: a fixed one made a second cluster on the machine warn.
-                    dashboard_address=None,
-                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                    silence_logs=logging.ERROR,
-                )
+            cluster = _local_cluster(workers, processes)
             client = Client(cluster)
-    except BaseException:
-        if cluster is not None:
-            cluster.close()
-        raise
-    try:
+        _quiet_abandoned_tasks(client)
         with contextlib.suppress(Exception):
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+            client.wait_for_workers(1, timeout=timeout)
         if not client.scheduler_info()["workers"]:
             if scheduler is None:
                 raise ClusterError("the local cluster started no workers")
-            raise SchedulerError(scheduler, "the cluster has no workers")
+            raise SchedulerError(scheduler, f"the cluster has no workers (waited {timeout:g} s)")
         try:
             client.run(prepare_worker)
-        except ImportError as e:
-            raise ClusterError(f"the cluster's workers cannot import wander3d ({e})") from None
+        except Exception as e:  # a worker's error, as its cluster sends it
+            # Without wander3d a worker cannot even unpickle the function: Dask then sends
+            # a plain Exception whose text names the ImportError.
+            raise ClusterError(
+                f"the cluster's workers cannot run wander3d ({_first_line(e)})"
+            ) from None
         yield client
     finally:
-        client.close()
+        _close(client, cluster)
+        for logger, level in levels.items():
+            logger.setLevel(level)
+
+
+def _quiet_dask_logs() -> dict[logging.Logger, int]:
+    """Dask's loggers set to CRITICAL; their levels before (Dask's configuration gives some
+    of them their own level, so the parent's alone would not do)."""
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    levels = {}
+    for name in names:
+        logger = logging.getLogger(name)
+        levels[logger] = logger.level
+        logger.setLevel(logging.CRITICAL)
+    return levels
+
+
+def _quiet_abandoned_tasks(client: Any) -> None:
+    """Drop asyncio's "Task exception was never retrieved" report of Dask's own tasks on the
+    client's event loop: a gather given up after a timeout (the result's worker died, see
+    `_result`) ends with an error nobody reads, printed with a traceback at some later time.
+    Other reports go to the default handler."""
+    loop = getattr(client.loop, "asyncio_loop", None)
+    if loop is None:
+        return
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if error is not None and type(error).__module__.startswith("distributed"):
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
+def _close(client: Any, cluster: Any) -> None:
+    """Close the client and the cluster it started, even if the scheduler is gone; an
+    interrupt meanwhile waits until both are closed (no half-closed processes)."""
+    with _interrupts_deferred():
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=5)
         if cluster is not None:
-            cluster.close()
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
 
 
 def worker_count(client: Any) -> int:
@@ -174,6 +345,8 @@ def run_tasks(
     sample_rate: float,
     on_result: Callable[[str, Any], None],
     task: Callable[[Scene, float, float], Any] = measure,
+    timeout: float = CONNECT_TIMEOUT_S,
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """Measure each (key, scene) on the cluster; call on_result(key, stats) as each finishes.
 
@@ -181,11 +354,13 @@ def run_tasks(
     per group); on_result gets what it returns.
 
     Keys must be unique; they name the Dask tasks. An exception in a task is raised here
-    (after the results that finished before it were handed over); ClusterError if the
-    workers running a task kept dying, or if its scene does not fit in the memory of the
-    worker it ran on (each task checks, `check_fits`, where it runs).
+    (after the results that finished before it were handed over). A worker that dies is
+    replaced, and its task run again, as Dask does (up to its allowed failures); raises
+    ClusterError if the workers running a task kept dying, if its scene does not fit in the
+    memory of the worker it ran on (each task checks, `check_fits`, where it runs), if the
+    cluster has had no worker for `timeout` seconds, or if the scheduler is gone.
     """
-    from dask.distributed import KilledWorker, as_completed
+    from dask.distributed import KilledWorker, wait
 
     # A fresh token per call: a cancel of this call's futures, still on its way to the
     # scheduler, must not reach a later call's task of the same cell.
@@ -196,17 +371,74 @@ def run_tasks(
         ): key
         for key, scene in tasks
     }
+    pending = set(futures)
+    health = _Health(client, timeout, clock)
     try:
-        for future in as_completed(futures):
+        while pending:
             try:
-                stats = future.result()
-            except KilledWorker:
-                raise ClusterError(
-                    f"workers died running task {futures[future]} (out of memory?); use fewer "
-                    "agents or seconds per run, or fewer workers"
-                ) from None
-            except MemoryFitError as e:
-                raise ClusterError(f"task {futures[future]}, on its worker: {e.problem}") from None
-            on_result(futures[future], stats)
+                done, _ = wait(list(pending), timeout=_POLL_S, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                health.check()
+                continue
+            except (CancelledError, OSError):  # OSError: Dask's CommClosedError, a reset
+                raise health.lost() from None
+            for future in done:
+                pending.discard(future)
+                try:
+                    stats = _result(future, health)
+                except KilledWorker:
+                    raise ClusterError(
+                        f"workers died running task {futures[future]} (out of memory?); use "
+                        "fewer agents or seconds per run, or fewer workers"
+                    ) from None
+                except MemoryFitError as e:
+                    raise ClusterError(
+                        f"task {futures[future]}, on its worker: {e.problem}"
+                    ) from None
+                except (CancelledError, OSError):
+                    raise health.lost() from None
+                on_result(futures[future], stats)
+            health.check()
     finally:
-        client.cancel([future for future in futures if not future.done()])
+        with contextlib.suppress(Exception):
+            client.cancel([future for future in futures if not future.done()])
+
+
+def _result(future: Any, health: _Health) -> Any:
+    """A finished future's result, watching the cluster meanwhile: a result held by a
+    worker that has died is computed again, and waits for a worker like any task."""
+    while True:
+        try:
+            return future.result(timeout=_POLL_S)
+        except TimeoutError:
+            health.check()
+
+
+class _Health:
+    """Watches a running client: ClusterError once its scheduler is gone, or once it has had
+    no workers for `timeout` seconds (Dask would wait for new ones for ever)."""
+
+    def __init__(self, client: Any, timeout: float, clock: Callable[[], float]) -> None:
+        self.client = client
+        self.timeout = timeout
+        self.clock = clock
+        self._no_workers_since: float | None = None
+
+    def lost(self) -> ClusterError:
+        address = getattr(self.client.scheduler, "address", None) or "the scheduler"
+        return ClusterError(f"lost the connection to the scheduler ({address})")
+
+    def check(self) -> None:
+        if self.client.status not in ("running", "connecting"):
+            raise self.lost()
+        try:
+            workers = worker_count(self.client)
+        except Exception:  # the scheduler cannot answer: gone or going
+            raise self.lost() from None
+        now = self.clock()
+        if workers:
+            self._no_workers_since = None
+        elif self._no_workers_since is None:
+            self._no_workers_since = now
+        elif now - self._no_workers_since >= self.timeout:
+            raise ClusterError(f"every worker of the cluster is gone (none for {self.timeout:g} s)")

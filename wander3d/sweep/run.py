@@ -35,13 +35,15 @@ def run_sweep(
     client: Any,
     on_progress: Callable[[int], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    timeout: float = execute.CONNECT_TIMEOUT_S,
 ) -> SweepRun:
     """Measure every cell of `sweep` not already in `out` (an earlier run's table) or its parts
     folder, on `client`, and write the table to `out` (then remove the parts folder).
 
     on_start(to_run, reused) is called once before any cell runs; on_progress(done) after
-    each finished cell. Interrupted (KeyboardInterrupt, a failed task), the cells finished so
-    far stay in the parts folder for the next run.
+    each finished cell. Interrupted (KeyboardInterrupt, a failed task, a cluster that lost
+    its workers for `timeout` seconds), the cells finished so far stay in the parts folder
+    for the next run. The caller holds the output's lock (`lock.output_lock`).
     """
     folder = store.parts_folder(out)
     groups = store.cell_groups(sweep)
@@ -67,7 +69,9 @@ def run_sweep(
     start = time.perf_counter()
     try:
         tasks = ((cell.id, cell.scene) for cell in todo)
-        execute.run_tasks(client, tasks, sweep.seconds, sweep.sample_rate, finished)
+        execute.run_tasks(
+            client, tasks, sweep.seconds, sweep.sample_rate, finished, timeout=timeout
+        )
     finally:
         writer.flush()
     seconds = time.perf_counter() - start

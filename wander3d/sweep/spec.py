@@ -29,6 +29,7 @@ import hashlib
 import itertools
 import math
 import os
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -157,14 +158,26 @@ def parse_sweep(doc: Mapping[str, Any], label: str, text: str, folder: Path) -> 
 
 def _read_text(path: Path, label: str) -> str:
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        # Opened without blocking and checked before reading: a FIFO or a device would
+        # otherwise wait for a writer, or read for ever.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise SweepError(label, None, "no such file") from None
     except IsADirectoryError:
         raise SweepError(label, None, "is a directory, not a sweep file") from None
     except OSError as e:
         raise SweepError(label, None, f"cannot read: {e.strerror or e}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise SweepError(label, None, "is a directory, not a sweep file")
+        raise SweepError(label, None, "not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise SweepError(label, None, f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_FILE_BYTES:
         raise SweepError(label, None, "too large for a sweep file")
     try:

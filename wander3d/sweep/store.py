@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from wander3d.analysis import GroupStats
 from wander3d.export import sidecar_path
-from wander3d.files import output_file
+from wander3d.files import OutputError, output_file
 
 from .spec import Sweep
 
@@ -68,24 +68,37 @@ def table_format(out: Path) -> str:
 
 
 class PartWriter:
-    """Collects finished cells and writes them to part files in `folder`, about every
-    FLUSH_SECONDS and on `flush()`."""
+    """Collects finished cells and writes them to part files in `folder` (made with the first
+    part), about every FLUSH_SECONDS and on `flush()`; `written` counts the cells written.
+
+    The caller must be the only writer of the folder (the sweep's lock): temporary part
+    files found there are what a killed writer left, and are removed.
+    """
 
     def __init__(self, folder: Path, flush_seconds: float = FLUSH_SECONDS) -> None:
         self.folder = folder
         self.flush_seconds = flush_seconds
+        self.written = 0
         self._rows: list[dict[str, Any]] = []
+        self._cells: set[str] = set()
         self._last = time.monotonic()
-        folder.mkdir(exist_ok=True)
+        for stale in folder.glob(".part-*.tmp") if folder.is_dir() else ():
+            with contextlib.suppress(OSError):
+                stale.unlink()
 
     def add(self, cell_id: str, stats: Sequence[GroupStats]) -> None:
         for index, group in enumerate(stats):
             self._rows.append({"cell_id": cell_id, "group_index": index, **_stats_row(group)})
+        self._cells.add(cell_id)
         if time.monotonic() - self._last >= self.flush_seconds:
             self.flush()
 
     def flush(self) -> None:
-        """Write what has not been written yet as one part file (renamed into place whole)."""
+        """Write what has not been written yet as one part file (renamed into place whole).
+
+        OutputError naming the folder if it cannot be written (a full disk); the rows stay,
+        for a later flush.
+        """
         self._last = time.monotonic()
         if not self._rows:
             return
@@ -96,9 +109,17 @@ class PartWriter:
         )
         name = f"part-{time.time_ns()}-{os.getpid()}.parquet"
         temporary = self.folder / f".{name}.tmp"
-        pq.write_table(table, temporary)
-        os.replace(temporary, self.folder / name)
+        try:
+            self.folder.mkdir(exist_ok=True)
+            pq.write_table(table, temporary)
+            os.replace(temporary, self.folder / name)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise OutputError(self.folder, f"cannot write: {e.strerror or e}") from None
+        self.written += len(self._cells)
         self._rows = []
+        self._cells = set()
 
 
 def _stats_row(stats: GroupStats) -> dict[str, Any]:
@@ -221,11 +242,14 @@ def write_table(table: pa.Table, out: Path, sweep_text: str) -> None:
         return
     sidecar = sidecar_path(out)  # atlas.csv.json, as `run` names a CSV's record
     with output_file(out) as temporary, output_file(sidecar) as side:
-        with open(temporary, "w", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f, lineterminator="\n")
-            writer.writerow(table.column_names)
-            for row in table.to_pylist():
-                writer.writerow([_csv_value(v) for v in row.values()])
+        try:
+            with open(temporary, "w", newline="", encoding="utf-8") as f:
+                writer = csv.writer(f, lineterminator="\n")
+                writer.writerow(table.column_names)
+                for row in table.to_pylist():
+                    writer.writerow([_csv_value(v) for v in row.values()])
+        except OSError as e:  # the table's error, not the sidecar's (whose block this is in)
+            raise OutputError(out, f"cannot write: {e.strerror or e}") from None
         meta = {"sweep": sweep_text, "columns": table.column_names}
         side.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
@@ -245,6 +269,20 @@ def remove_parts(folder: Path) -> None:
     """Remove a parts folder once its rows are in the output (ignoring what is already gone)."""
     with contextlib.suppress(FileNotFoundError):
         shutil.rmtree(folder)
+
+
+def remove_empty_parts(folder: Path) -> None:
+    """Remove a parts folder that holds no finished cell (no part file): nothing to resume.
+
+    Temporary part files a killed writer left count as nothing; the caller holds the lock.
+    """
+    if not folder.is_dir() or any(folder.glob("part-*.parquet")):
+        return
+    for stale in folder.glob(".part-*.tmp"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 def cell_groups(sweep: Sweep) -> dict[str, int]:

@@ -197,6 +197,7 @@ def tune(
     from_positions: bool = False,
     on_batch: Callable[[int, dict[str, float]], None] | None = None,
     check: bool = True,
+    timeout: float = execute.CONNECT_TIMEOUT_S,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
@@ -206,6 +207,7 @@ def tune(
     the group's headings are taken from its positions, as the tracks' were. on_batch(
     trials_done, best_errors) is called after each batch. Returns the best trial, with
     `check`, measured again with `seeds` new seeds at the group's own agent count.
+    ClusterError as `execute.run_tasks` raises it (`timeout`: seconds without workers).
     """
     import optuna
 
@@ -238,7 +240,9 @@ def tune(
             for s in range(seeds):
                 tasks.append((f"trial{t.number}-seed{s}", trial_scene.replace(seed=scene.seed + s)))
         results: dict[str, list[Any]] = {}
-        execute.run_tasks(client, tasks, seconds, sample_rate, results.__setitem__, task)
+        execute.run_tasks(
+            client, tasks, seconds, sample_rate, results.__setitem__, task, timeout=timeout
+        )
         for t, v in zip(batch, values, strict=True):
             runs = [results[f"trial{t.number}-seed{s}"][0] for s in range(seeds)]
             achieved, fitted = _achieved(runs, targets, profile)
@@ -262,7 +266,9 @@ def tune(
         own = tuning_scene(tuned, index, None)
         tasks = [(f"check-seed{s}", own.replace(seed=scene.seed + seeds + s)) for s in range(seeds)]
         stats: dict[str, list[Any]] = {}
-        execute.run_tasks(client, tasks, seconds, sample_rate, stats.__setitem__, task)
+        execute.run_tasks(
+            client, tasks, seconds, sample_rate, stats.__setitem__, task, timeout=timeout
+        )
         checked, _ = _achieved([stats[f"check-seed{s}"][0] for s in range(seeds)], targets, profile)
     return TuneResult(
         values=values_best,
