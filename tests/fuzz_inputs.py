@@ -298,9 +298,9 @@ def replay_case(i: int, folder: Path, runs: dict[str, Path]) -> Callable[[], Any
         args = argparse.Namespace(
             replay=str(path), scene=None, seconds=None, sample_every=None, sample_rate=None
         )
-        scene, steps, every = _plan(args)
+        scene, plan = _plan(args)
         check_fits(scene)
-        return scene, steps, every
+        return scene, plan.steps, plan.steps_per_sample
 
     return check
 

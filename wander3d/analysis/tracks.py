@@ -283,7 +283,7 @@ def _floats(table, name: str, path: Path, missing: bool = False) -> Array:
         )
     if column.null_count and not missing:
         row = int(np.argmax(np.asarray(pc.is_null(column))))
-        raise TracksError(f"{_where(path, row)}: {name} is empty")
+        raise TracksError(f"{_where(path, row)}: {name} is missing (empty or NaN)")
     try:
         values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
