@@ -271,11 +271,12 @@ def test_a_bad_scheduler_address_is_one_error_line(tmp_path, capsys):
 def test_a_killed_sweep_resumes_without_recomputing_finished_cells(tmp_path, monkeypatch):
     """SIGKILL the whole sweep (workers too) once part files exist; the rerun runs exactly the
     cells not in them, and kept and new rows alike are what the cells measure."""
-    # 72 cells of 300 agents: several seconds of work, so the kill comes mid-way.
-    big = SMALL.replace("seeds = 2", "seeds = 12").replace(
+    # 144 cells of 300 agents for 40 s: several seconds of work even for cells at engine
+    # speed, so the kill comes mid-way (parts are flushed about every store.FLUSH_SECONDS).
+    big = SMALL.replace("seeds = 2", "seeds = 24").replace(
         "groups.count = 20", "groups.count = 300"
     )
-    path = write(tmp_path, big.replace("seconds = 3", "seconds = 10"))
+    path = write(tmp_path, big.replace("seconds = 3", "seconds = 40"))
     out = tmp_path / "atlas.parquet"
     parts = store.parts_folder(out)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
