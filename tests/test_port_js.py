@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pytest
+from port_support import assert_same_csv
 from scene_support import REPO, SCENES
 
 from wander3d.cli import main as wander3d
@@ -55,15 +56,6 @@ def run_node(node: str, script: str, cwd: Path | None = None) -> str:
     return done.stdout
 
 
-def assert_same_csv(ours: Path, reference: Path) -> None:
-    a, b = ours.read_bytes(), reference.read_bytes()
-    if a != b:
-        for number, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False), 1):
-            assert x == y, f"line {number} differs:\n port:   {x!r}\n engine: {y!r}"
-        assert len(a.splitlines()) == len(b.splitlines()), "the port wrote a different row count"
-    assert a == b
-
-
 def conformance(node: str, scene_file: Path, folder: Path, rate: float = 2.0, *groups: str):
     """Port `scene_file` to JS in `folder`, run both, and compare the CSVs byte for byte."""
     args = ["port", str(scene_file), "--lang", "js", "--out", str(folder / "port")]
@@ -84,7 +76,7 @@ def conformance(node: str, scene_file: Path, folder: Path, rate: float = 2.0, *g
     scene = folder / "port" / "scene.toml"
     assert wander3d(["run", str(scene), "--seconds", str(SECONDS), "--sample-rate", str(rate),
                      "--out", str(reference)]) == 0  # fmt: skip
-    assert_same_csv(ours, reference)
+    assert_same_csv(ours.read_bytes(), reference.read_bytes())
     return ours
 
 
@@ -172,7 +164,7 @@ def test_a_start_file_with_windows_line_ends_starts_the_same_run(node, tmp_path)
             stdout=out, stderr=subprocess.PIPE, text=True, timeout=240,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert_same_csv(crlf, tmp_path / "ref.csv")
+    assert_same_csv(crlf.read_bytes(), (tmp_path / "ref.csv").read_bytes())
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():
