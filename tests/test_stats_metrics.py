@@ -296,7 +296,7 @@ def test_compute_stats_per_group(monkeypatch):
     lags = min(max(MAX_LAG_S, MIN_LAGS * TS), (t - 1) // 2 * TS)
     assert curves[0].lags[-1] == pytest.approx(lags)
     # Working through agents in chunks gives the same numbers as all at once.
-    monkeypatch.setattr("wander3d.analysis.stats._CHUNK_AGENTS", 1)
+    monkeypatch.setattr("wander3d.analysis.sums.CHUNK_AGENTS", 1)
     chunked, _ = compute_stats(samples, groups)
     for a, b in zip(stats, chunked, strict=True):
         for field in ("mean_turn_rate", "twitchiness", "about_turns", "persistence", "coverage"):

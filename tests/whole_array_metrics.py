@@ -1,15 +1,21 @@
 """The path metrics of one group, each computed at once over its whole (T, n, ...) arrays.
 
-`compute_stats` adds them up over chunks of agents from the per-sample pieces of
-`wander3d.analysis.metrics`; these whole-array forms state each metric in one line, for tests
-with answers known in closed form. Shapes and units are those of `metrics`.
+`compute_stats` adds them up over chunks of agents with the engine's compiled passes
+(`wander3d.analysis.sums`); these whole-array forms state each metric from the numpy
+definitions of `wander3d.analysis.metrics`, for tests with answers known in closed form, and
+`group_sums` is the reference every compiled sum is held to (tests/test_path_passes.py).
+Shapes and units are those of `metrics`.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 from wander3d.analysis import metrics
+from wander3d.analysis.sampling import Samples
 
 Array = np.ndarray
 
@@ -77,3 +83,66 @@ def mean_squared_displacement(positions: Array, lags: int) -> Array:
     """MSD at lags 0..lags samples, units^2."""
     num, den = metrics.msd_sums(positions, lags)
     return num / den
+
+
+def group_sums(samples: Samples, index: int, cells: int, lags: int) -> dict[str, Any]:
+    """What `compute_stats` adds up for group `index`, each from the numpy definitions in
+    `metrics` at once over the group's whole arrays (ragged tracks' rows after their end left
+    out by masks): the reference the compiled passes (wander3d.engine.pathsums) are held to.
+
+    Keys: the sums (speed, turn_rate, acceleration, about_turns, step_length, step_square,
+    steps, versine, pairs, turn_sin, turns, straight, straight_agents, in_band), `visited`
+    (cells^3 bool), the lagged sums (num, den) "heading", "axis", "direction" and "msd", the
+    turn-rate series `rates` (own intervals in time order) and the `turn_counts` and
+    `lift_counts` histograms.
+    """
+    sl = samples.group_slices[index]
+    t, dt = samples.count, samples.interval
+    n = sl.stop - sl.start
+    length = (
+        np.full(n, t, dtype=np.int64)
+        if samples.lengths is None
+        else np.asarray(samples.lengths, dtype=np.int64)[sl]
+    )
+    # own[j][k, a]: sample k of agent a and the j samples after it are its own.
+    own = [np.arange(t - j)[:, None] + j < length[None, :] for j in range(3)]
+    h = samples.headings[:, sl].astype(np.float64)
+    p = samples.positions[:, sl].astype(np.float64)
+    turns = metrics.Turns.of(h)
+    axes, defined_axes = metrics.turning_axes(turns)
+    path = metrics.Steps.of(p)
+    directions, moved = metrics.step_directions(path)
+    versines, paired = metrics.step_turn_versines(path)
+    turn, lift, turned = metrics.horizontal_turn_and_lift(path)
+    paired &= own[2]
+    turned &= own[2]
+    ratio = metrics.straightness(p, path)
+    band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
+    visited = np.zeros(cells**3, dtype=bool)
+    visited[metrics.cell_indices(p[own[0]], samples.low, samples.high, cells)] = True
+    rates = metrics.turn_rates_deg(turns, dt)[own[1]]
+    step_length = path.length[own[1]]
+    return {
+        "speed": float(samples.speeds[:, sl].astype(np.float64)[own[0]].sum()),
+        "turn_rate": float(rates.sum()),
+        "acceleration": float(metrics.angular_accelerations_deg(turns, dt)[own[2]].sum()),
+        "about_turns": int(metrics.about_turn_counts(h, dt, turns=turns).sum()),
+        "step_length": float(step_length.sum()),
+        "step_square": float(np.dot(step_length, step_length)),
+        "steps": step_length.size,
+        "versine": float(versines[paired].sum()),
+        "pairs": int(paired.sum()),
+        "turn_sin": float(np.sin(np.radians(turn[turned])).sum()),
+        "turns": int(turned.sum()),
+        "straight": float(np.nansum(ratio)),
+        "straight_agents": int(np.isfinite(ratio).sum()),
+        "in_band": int(band[own[0]].sum()) if math.isfinite(samples.margin) else 0,
+        "visited": visited,
+        "heading": metrics.lagged_sums(h, own[0], lags),
+        "axis": metrics.lagged_sums(axes, defined_axes & own[1], lags),
+        "direction": metrics.lagged_sums(directions, moved & own[1], lags),
+        "msd": metrics.msd_sums(p, lags, length),
+        "rates": rates,
+        "turn_counts": metrics.angle_histogram(turn, turned),
+        "lift_counts": metrics.angle_histogram(lift, turned),
+    }

@@ -126,10 +126,12 @@ def turning_axes(headings: Array | Turns) -> tuple[Array, Array]:
     """Unit turning axes u_k = omega_k / |omega_k| and where they are defined.
 
     Returns (axes (T-1, n, 3), defined (T-1, n) bool); axes are zero where not defined, i.e.
-    where the heading turned less than AXIS_MIN_ANGLE rad over the interval.
+    where the heading turned less than AXIS_MIN_ANGLE rad over the interval, or reversed
+    exactly.
     """
     t = headings if isinstance(headings, Turns) else Turns.of(headings)
-    defined = t.angle > AXIS_MIN_ANGLE
+    # An exact reversal turns by pi about no axis in particular (its cross product is zero).
+    defined = (t.angle > AXIS_MIN_ANGLE) & (t.sin > 0)
     axes = np.divide(
         t.cross, t.sin[..., None], out=np.zeros_like(t.cross), where=defined[..., None]
     )
@@ -226,36 +228,45 @@ def lagged_sums(vectors: Array, valid: Array, lags: int) -> tuple[Array, Array]:
     (`correlation_from_sums`), 1 at lag 0 for unit vectors. For the headings it is the heading
     autocorrelation, which decays to 0 as the heading forgets its direction; for the unit
     turning axes (`turning_axes`, pairs with an undefined axis left out) the turning-axis
-    autocorrelation, near 1 while agents keep turning the same way. An FFT per chunk of
-    agents makes it O(T log T) per agent rather than O(T * lags). Requires lags <= T - 1.
+    autocorrelation, near 1 while agents keep turning the same way. Requires lags <= T - 1.
     """
-    v = _f64(vectors)
     ok = np.asarray(valid, dtype=bool)
-    t, n = ok.shape
+    # Time last, so each FFT reads contiguous memory.
+    series = np.ascontiguousarray((_f64(vectors) * ok[..., None]).transpose(1, 2, 0))
+    return series_lagged_sums(series, np.ascontiguousarray(ok.T), lags)
+
+
+def series_lagged_sums(series: Array, valid: Array, lags: int) -> tuple[Array, Array]:
+    """`lagged_sums` of vectors laid out agent by agent: series (n, c, T) float64, zero where
+    not valid, valid (n, T) bool. Requires lags <= T - 1.
+
+    An FFT per chunk of agents makes it O(T log T) per agent rather than O(T * lags); the
+    inverse FFT is linear, so the power spectra are summed over agents and components first
+    and inverted once.
+    """
+    n, _, t = series.shape
     # Zero padding to >= t + lags makes the FFT's circular correlation a plain one up to `lags`.
     nfft = fast_length(t + lags)
     num = np.zeros(lags + 1)
     den = np.zeros(lags + 1)
-    everywhere = bool(ok.all())
+    everywhere = bool(valid.all())
     for start in range(0, n, _CHUNK_AGENTS):
         sl = slice(start, start + _CHUNK_AGENTS)
-        # Time last, so each FFT reads contiguous memory; the inverse FFT is linear, so the
-        # power spectra are summed over agents and components first and inverted once.
-        chunk = v[:, sl] if everywhere else v[:, sl] * ok[:, sl, None]
-        series = np.ascontiguousarray(chunk.transpose(1, 2, 0)).reshape(-1, t)
-        spec = np.fft.rfft(series, n=nfft, axis=-1)
-        power = np.einsum("af,af->f", spec.real, spec.real)
-        power += np.einsum("af,af->f", spec.imag, spec.imag)
-        num += np.fft.irfft(power, n=nfft)[: lags + 1]
+        num += _correlation_sum(series[sl].reshape(-1, t), nfft, lags)
         if not everywhere:
-            mspec = np.fft.rfft(np.ascontiguousarray(ok[:, sl].T), n=nfft, axis=-1)
-            mpower = np.einsum("af,af->f", mspec.real, mspec.real)
-            mpower += np.einsum("af,af->f", mspec.imag, mspec.imag)
-            den += np.fft.irfft(mpower, n=nfft)[: lags + 1]
+            den += _correlation_sum(valid[sl], nfft, lags)
     if everywhere:
         return num, n * (t - np.arange(lags + 1)).astype(np.float64)
     # Pair counts are integers; the FFT returns them to within rounding.
     return num, np.rint(den)
+
+
+def _correlation_sum(rows: Array, nfft: int, lags: int) -> Array:
+    """sum over rows r of sum_k r_k r_{k+l}, l = 0..lags, for (m, T) rows zero-padded to nfft."""
+    spec = np.fft.rfft(rows, n=nfft, axis=-1)
+    power = np.einsum("af,af->f", spec.real, spec.real)
+    power += np.einsum("af,af->f", spec.imag, spec.imag)
+    return np.fft.irfft(power, n=nfft)[: lags + 1]
 
 
 def fast_length(size: int) -> int:
