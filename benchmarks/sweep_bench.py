@@ -3,9 +3,10 @@
     python benchmarks/sweep_bench.py [--workers 1 2] [--grid 4] [--agents 300] [--seconds 20]
 
 Runs the same sweep (the default scene, a GRID x GRID jitter x radius grid, one seed) once per
-cluster size and reports cells/s and agent-steps/s of the cells themselves: cluster start-up
-and the kernel load on each worker (a second or two, once per cluster) are reported apart.
-The tables written at each size are compared byte for byte.
+cluster size and reports cells/s and agent-steps/s of the cells themselves: cluster start-up,
+the kernel load on each worker and a first sweep of one cell per worker (a second or two, once
+per cluster) are reported apart, as "start s". The tables written at each size are compared
+byte for byte.
 
 Beside them, the engine alone: the same cells stepped in this process on one thread, without
 sampling or metrics, once each, just before each cluster's run (so that the machine's load
@@ -20,6 +21,7 @@ on the machine does not change.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -92,12 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     tables = []
     base = None
+    warmup = dataclasses.replace(sweep, cells=sweep.cells[: max(args.workers)])
     with tempfile.TemporaryDirectory() as folder:
         for n in args.workers:
             out = Path(folder) / f"w{n}.parquet"
             engine, engine_cpu = engine_rate(sweep)
             start = time.perf_counter()
             with open_client(workers=n) as client:
+                # One cell per worker first, so that the run measures cells alone: a
+                # process's first Parquet write imports pandas (pyarrow does, about 0.25 s),
+                # and a worker's first task loads what the measures import.
+                run_sweep(warmup, Path(folder) / f"warmup{n}.parquet", client)
                 ready = time.perf_counter() - start
                 cpu_before = workers_cpu(client)
                 result = run_sweep(sweep, out, client)

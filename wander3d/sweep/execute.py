@@ -64,15 +64,16 @@ def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats
     """
     check_fits(scene)  # on the worker: its memory, not the client's
     samples = sample_spec(scene.run_spec, seconds, sample_rate, threads=1)
-    stats, _ = compute_stats(samples, scene.groups)
+    stats, _ = compute_stats(samples, scene.groups, curves=False)
     return stats
 
 
 def prepare_worker() -> float:
-    """Run once on each worker: the kernel compiled or loaded from numba's cache; seconds."""
-    from wander3d.engine.warmup import compile_kernel
+    """Run once on each worker: the kernel and the path measures' passes compiled or loaded
+    from numba's cache; seconds."""
+    from wander3d.engine.warmup import compile_kernel, compile_path_measures
 
-    return compile_kernel()
+    return compile_kernel() + compile_path_measures()
 
 
 #: Bytes of freed memory glibc keeps at the top of a worker's heap (MALLOC_TOP_PAD_).
