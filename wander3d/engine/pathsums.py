@@ -119,17 +119,9 @@ def path_pass(
             visited[cell] = True
         # The heading's turn per interval: sine and cosine, for numpy's arctan2.
         for k in range(t - 1):
-            h0 = np.float64(headings[k, a, 0])
-            h1 = np.float64(headings[k, a, 1])
-            h2 = np.float64(headings[k, a, 2])
-            g0 = np.float64(headings[k + 1, a, 0])
-            g1 = np.float64(headings[k + 1, a, 1])
-            g2 = np.float64(headings[k + 1, a, 2])
-            c0 = h1 * g2 - h2 * g1
-            c1 = h2 * g0 - h0 * g2
-            c2 = h0 * g1 - h1 * g0
+            c0, c1, c2, dot = _heading_turn(headings, k, a)
             turn_sin[i, k] = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
-            turn_cos[i, k] = h0 * g0 + h1 * g1 + h2 * g2
+            turn_cos[i, k] = dot
         # Centred positions (the mean over own samples, added in time order as numpy's sum
         # over the time axis does) and the cumulative sums of their squares, for the MSD.
         for axis in range(3):
@@ -216,6 +208,18 @@ def path_pass(
 
 
 @_jit
+def _heading_turn(headings, k, a):
+    """h_k x h_k+1 (three components) and h_k . h_k+1 of agent a's headings, in float64."""
+    h0 = np.float64(headings[k, a, 0])
+    h1 = np.float64(headings[k, a, 1])
+    h2 = np.float64(headings[k, a, 2])
+    g0 = np.float64(headings[k + 1, a, 0])
+    g1 = np.float64(headings[k + 1, a, 1])
+    g2 = np.float64(headings[k + 1, a, 2])
+    return h1 * g2 - h2 * g1, h2 * g0 - h0 * g2, h0 * g1 - h1 * g0, h0 * g0 + h1 * g1 + h2 * g2
+
+
+@_jit
 def _count(counts, angle, bins):
     """Add an angle (deg) to the histogram of `bins` equal bins from -180 to 180 as
     np.histogram bins it (its edges computed as np.linspace computes them; values outside
@@ -270,15 +274,7 @@ def turn_pass(
             if k + 1 >= n_own:
                 continue
             sums[TURN_RATE] += angle * _DEGREES / interval
-            h0 = np.float64(headings[k, a, 0])
-            h1 = np.float64(headings[k, a, 1])
-            h2 = np.float64(headings[k, a, 2])
-            g0 = np.float64(headings[k + 1, a, 0])
-            g1 = np.float64(headings[k + 1, a, 1])
-            g2 = np.float64(headings[k + 1, a, 2])
-            c0 = h1 * g2 - h2 * g1
-            c1 = h2 * g0 - h0 * g2
-            c2 = h0 * g1 - h1 * g0
+            c0, c1, c2, _ = _heading_turn(headings, k, a)
             sine = turn_sin[i, k]
             scale = angle / (sine * interval) if sine > 0.0 else 0.0
             w0, w1, w2 = c0 * scale, c1 * scale, c2 * scale
