@@ -119,8 +119,9 @@ class Trails {
     const n = this.count;
     this.positions = new Float32Array(capacity * n * 3);
     // Strides the guard may join samples by: divisors of the capacity (so a chain of every
-    // stride-th sample wraps around the ring onto itself), at most 0.1 s of path a segment.
-    const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-9));
+    // stride-th sample wraps around the ring onto itself), at most 0.1 s of path a segment
+    // (within 1e-4: a scene's dt is often 1/60 rounded, 0.0166667, a hair over).
+    const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-4));
     this.strides = [1, 2, 3, 4, 5, 6].filter((k) => k <= most && capacity % k === 0);
     this.indices = new Map(); // stride -> its index buffer, made when first used
     this.stride = 1;
