@@ -108,27 +108,81 @@ function fitDistance(low, high, fov, aspect, eye) {
   return need;
 }
 
+// Trail levels of detail, as the app draws them (render/trail_plan.py): where many samples
+// fit in a pixel a segment joins every k-th sample instead of each one, as long as it strays
+// from the path by at most a fraction of a pixel; older, fainter parts may stray further.
+/** Where a trail's tiers start, as fractions of its faded length by age: the newest half,
+ * the next quarter and the rest (trail_plan.TIER_STARTS). */
+const TIER_STARTS = [0, 0.5, 0.75];
+/** Largest distance (physical pixels) a joined segment at a trail's head may stray from the
+ * path it replaces (trail_plan.MAX_SAGITTA_PX). */
+const MAX_SAGITTA_PX = 0.5;
+/** Samples one segment joins at most (trail_plan: 2 ** (LEVELS - 1)). */
+const MOST_JOINED = 16;
+/** Samples fainter than this are not drawn (trail_plan.MIN_ALPHA). */
+const MIN_ALPHA = 0.004;
+
+/** Largest on-screen size (drawing-buffer pixels) of a world unit among `corners` (world
+ * points bounding what is drawn: the nearest point of a box is a corner), Infinity if one is
+ * behind the camera (render/screen_scale.py pixels_per_unit). `width`, `height`: the drawing
+ * buffer's size in pixels. */
+function pixelsPerUnit(camera, corners, width, height) {
+  const step = 1e-3 * Math.max(...[0, 1, 2].map((a) => Math.max(...corners.map((c) => c[a])) - Math.min(...corners.map((c) => c[a])))) || 1e-3;
+  const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+  const onScreen = (p) => {
+    const v = new THREE.Vector4(p[0], p[1], p[2], 1).applyMatrix4(m);
+    return v.w <= 1e-9 ? null : [((v.x / v.w) * width) / 2, ((v.y / v.w) * height) / 2];
+  };
+  let most = 0;
+  for (const c of corners) {
+    const at = onScreen(c);
+    if (!at) return Infinity;
+    for (let a = 0; a < 3; a++) {
+      const moved = c.slice();
+      moved[a] += step;
+      const to = onScreen(moved);
+      if (!to) return Infinity;
+      most = Math.max(most, Math.hypot(to[0] - at[0], to[1] - at[1]) / step);
+    }
+  }
+  return most;
+}
+
 /** One group's trails: a ring of `capacity` samples per agent, taken every `every` steps,
  * stored slot-major so a sample is one contiguous upload; faded by age in the shader. */
 class Trails {
   constructor(group, capacity, every, color, look) {
     this.first = group.first;
+    this.params = group.params; // as the sliders set them: max force and mass bound the turns
+    this.look = look;
     this.count = group.count;
     this.capacity = capacity;
     this.every = every;
     const n = this.count;
     this.positions = new Float32Array(capacity * n * 3);
-    // Strides the guard may join samples by: divisors of the capacity (so a chain of every
-    // stride-th sample wraps around the ring onto itself), at most 0.1 s of path a segment
-    // (within 1e-4: a scene's dt is often 1/60 rounded, 0.0166667, a hair over).
+    // Strides a segment may join samples by: divisors of the capacity (so a chain of every
+    // stride-th sample wraps around the ring onto itself). The levels of detail may use them
+    // all; the guard at most 0.1 s of path a segment (within 1e-4: a scene's dt is often 1/60
+    // rounded, 0.0166667, a hair over).
+    this.strides = [];
+    for (let k = 1; k <= MOST_JOINED; k++) if (capacity % k === 0) this.strides.push(k);
     const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-4));
-    this.strides = [1, 2, 3, 4, 5, 6].filter((k) => k <= most && capacity % k === 0);
-    this.indices = new Map(); // stride -> its index buffer, made when first used
-    this.stride = 1;
+    this.guardStrides = this.strides.filter((k) => k <= most && k <= 6);
+    this.stride = 1; // the guard's stride, as drawn (at least the head's)
+    this.headStride = 1; // the stride of the trail's newest part, as drawn
+    this.interval = every * SCENE.dt; // seconds between samples
     this.geometry = new THREE.BufferGeometry();
     this.attribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
     this.geometry.setAttribute("position", this.attribute);
-    this.geometry.setIndex(this.index(1));
+    // One index buffer holding every stride's segments one after the other (`bases`: where
+    // each stride's start), so a frame mixes strides along a trail in one draw's geometry.
+    this.bases = new Map();
+    const index = new Uint32Array(this.strides.length * capacity * n * 2);
+    this.strides.forEach((k, i) => {
+      this.bases.set(k, i * capacity * n * 2);
+      this.fillIndex(index, i * capacity * n * 2, k);
+    });
+    this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
     this.uniforms = {
       color: { value: new THREE.Color(...color) },
       head: { value: 0 },
@@ -177,27 +231,22 @@ class Trails {
     this.filled = 0; // samples written, up to capacity
   }
 
-  /** The segments joining every `stride`-th sample, (s, s + stride) for each slot s and
-   * agent, grouped by s % stride and in slot order within a group: the chain ending at the
-   * newest sample is then one or two contiguous runs. */
-  index(stride) {
-    if (!this.indices.has(stride)) {
-      const n = this.count;
-      const cap = this.capacity;
-      const index = new Uint32Array(cap * n * 2);
-      let k = 0;
-      for (let r = 0; r < stride; r++) {
-        for (let s = r; s < cap; s += stride) {
-          const next = (s + stride) % cap;
-          for (let a = 0; a < n; a++) {
-            index[k++] = s * n + a;
-            index[k++] = next * n + a;
-          }
+  /** Write into `index` from `at` on the segments joining every `stride`-th sample,
+   * (s, s + stride) for each slot s and agent, grouped by s % stride and in slot order within
+   * a group: a chain of them ending at any sample is then one or two contiguous runs. */
+  fillIndex(index, at, stride) {
+    const n = this.count;
+    const cap = this.capacity;
+    let k = at;
+    for (let r = 0; r < stride; r++) {
+      for (let s = r; s < cap; s += stride) {
+        const next = (s + stride) % cap;
+        for (let a = 0; a < n; a++) {
+          index[k++] = s * n + a;
+          index[k++] = next * n + a;
         }
       }
-      this.indices.set(stride, new THREE.BufferAttribute(index, 1));
     }
-    return this.indices.get(stride);
   }
 
   /** Free the GPU buffers and programs (the trails of a run that is reset). */
@@ -223,8 +272,11 @@ class Trails {
 
   /** Draw the segments between written samples, never the one from the newest to the oldest,
    * and the leads to the agents drawn at `alpha` between their last two steps. `fraction`:
-   * the newest part of the trail to draw (the frame-rate guard's), faded over its length. */
-  draw(flock, alpha, fraction = 1, stride = 1) {
+   * the newest part of the trail to draw (the frame-rate guard's), faded over its length;
+   * `stride`: the guard's, the fewest samples a segment joins. `pixels`: the largest size of
+   * a world unit on screen (drawing-buffer pixels; Infinity: unknown), for the levels of
+   * detail: older tiers join more samples where that strays at most their tolerance. */
+  draw(flock, alpha, fraction = 1, stride = 1, pixels = Infinity) {
     const n = this.count;
     const newest = ((this.head - 1 + this.capacity) % this.capacity) * n * 3;
     const at = [0, 0, 0];
@@ -237,25 +289,65 @@ class Trails {
     }
     this.leadAttribute.needsUpdate = true;
     const cap = this.capacity;
-    const k = this.strides.filter((d) => d <= stride).pop();
-    if (k !== this.stride) {
-      this.stride = k;
-      this.geometry.setIndex(this.index(k));
-    }
-    const shown = Math.min(this.filled, Math.max(2, Math.round(fraction * cap)));
+    const span = Math.max(2, Math.round(fraction * cap)); // samples the fade spans
     this.uniforms.head.value = this.head;
-    this.uniforms.span.value = Math.max(2, Math.round(fraction * cap));
+    this.uniforms.span.value = span;
     this.geometry.clearGroups();
-    // The chain last - m k, ..., last - k, last: `segments` segments (s, s + k).
-    const segments = Math.floor((shown - 1) / k);
-    if (segments <= 0) return;
-    const last = (this.head - 1 + cap) % cap; // the newest sample's slot
-    const r = last % k;
+    // Ages 0 .. drawn - 1 are drawn: the written ones the guard keeps, less the faintest
+    // (the sample after the last one brighter than MIN_ALPHA: the segment to it fades out).
+    const { trailAlpha, trailFade } = this.look;
+    const bright = Math.ceil(span * (1 - (MIN_ALPHA / trailAlpha) ** (1 / trailFade))) - 1;
+    const drawn = Math.min(this.filled, span, bright + 2);
+    // Sagitta of one sample interval at the hardest turn (trail_plan.choose_level): a
+    // segment joining k intervals strays k^2 times as far from the path.
+    const { maxForce, mass } = this.params;
+    const bend = ((maxForce / mass) * this.interval ** 2) / 8;
+    const guardK = this.guardStrides.filter((d) => d <= stride).pop();
+    this.stride = guardK;
+    let end = (this.head - 1 + cap) % cap; // the newest sample's slot
+    let age = 0;
+    let k = guardK;
+    this.headStride = 0;
+    for (let t = 0; t < TIER_STARTS.length; t++) {
+      // Each tier's stray times its opacity stays within the head's MAX_SAGITTA_PX (render/
+      // trail_plan.py tier_tolerances); a tier is never finer than a younger one.
+      const tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[t]) ** trailFade;
+      const fits = this.strides.filter((d) => pixels * bend * d * d <= tolerance).pop() ?? 1;
+      k = Math.max(k, fits);
+      const until = t + 1 < TIER_STARTS.length ? Math.round(TIER_STARTS[t + 1] * span) : drawn - 1;
+      const segments = Math.floor((Math.min(until, drawn - 1) - age) / k);
+      if (segments <= 0) continue;
+      if (!this.headStride) this.headStride = k;
+      this.chain(end, segments, k);
+      end = (end - segments * k + cap) % cap;
+      age += segments * k;
+    }
+  }
+
+  /** Draw groups for the chain end - m k, ..., end - k, end: `segments` segments (s, s + k)
+   * of stride k's index, one or two contiguous runs. */
+  chain(end, segments, k) {
+    const n = this.count;
+    const cap = this.capacity;
+    const r = end % k;
     const chain = cap / k; // segments of one residue r, in slot order
-    const first = (((last - segments * k + cap) % cap) - r) / k;
+    const first = (((end - segments * k + cap) % cap) - r) / k;
     const firstRun = Math.min(segments, chain - first);
-    this.geometry.addGroup(2 * n * (r * chain + first), 2 * n * firstRun, 0);
-    if (segments > firstRun) this.geometry.addGroup(2 * n * r * chain, 2 * n * (segments - firstRun), 0);
+    const base = this.bases.get(k);
+    this.geometry.addGroup(base + 2 * n * (r * chain + first), 2 * n * firstRun, 0);
+    if (segments > firstRun)
+      this.geometry.addGroup(base + 2 * n * r * chain, 2 * n * (segments - firstRun), 0);
+  }
+
+  /** The [from, to] ring slots of the segments the last frame drew for the group's first
+   * agent, in draw order (every agent's are the same slots). */
+  drawnSegments() {
+    const index = this.geometry.index.array;
+    const n = this.count;
+    const out = [];
+    for (const g of this.geometry.groups)
+      for (let i = g.start; i < g.start + g.count; i += 2 * n) out.push([index[i] / n, index[i + 1] / n]);
+    return out;
   }
 }
 
@@ -731,11 +823,16 @@ function live() {
     dt: SCENE.dt,
     trails: guard,
     trailStride: () => Math.max(1, ...trails.map((t) => t.stride)),
+    trailSegments: () =>
+      trails.map((t) => ({ head: t.head, capacity: t.capacity, drawn: t.drawnSegments() })),
     selected: () => selected,
     select,
     onScreen,
   };
   window.wander3d = counters;
+  // The box's corners bound every trail: where a world unit looks largest on screen.
+  const boxCorners = [0, 1, 2, 3, 4, 5, 6, 7].map((c) => [0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a])));
+  const bufferSize = new THREE.Vector2();
   let last = performance.now();
   let second = last;
   let framesThen = 0;
@@ -748,8 +845,11 @@ function live() {
     const stepped = performance.now();
     counters.stepMs += stepped - began;
     agents.draw();
-    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride);
     controls.update();
+    camera.updateMatrixWorld();
+    const buffer = renderer.getDrawingBufferSize(bufferSize);
+    const pixels = pixelsPerUnit(camera, boxCorners, buffer.x, buffer.y);
+    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride, pixels);
     const drawnAt = [0, 0, 0];
     if (selected >= 0 && showOverlay.checked)
       overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
