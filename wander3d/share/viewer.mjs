@@ -127,7 +127,8 @@ const MIN_ALPHA = 0.004;
  * behind the camera (render/screen_scale.py pixels_per_unit). `width`, `height`: the drawing
  * buffer's size in pixels. */
 function pixelsPerUnit(camera, corners, width, height) {
-  const step = 1e-3 * Math.max(...[0, 1, 2].map((a) => Math.max(...corners.map((c) => c[a])) - Math.min(...corners.map((c) => c[a])))) || 1e-3;
+  const extent = [0, 1, 2].map((a) => Math.max(...corners.map((c) => c[a])) - Math.min(...corners.map((c) => c[a])));
+  const step = 1e-3 * (Math.max(...extent) || 1);
   const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
   const onScreen = (p) => {
     const v = new THREE.Vector4(p[0], p[1], p[2], 1).applyMatrix4(m);
@@ -169,7 +170,7 @@ class Trails {
     const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-4));
     this.guardStrides = this.strides.filter((k) => k <= most && k <= 6);
     this.stride = 1; // the guard's stride, as drawn (at least the head's)
-    this.headStride = 1; // the stride of the trail's newest part, as drawn
+    this.plan = {}; // the last frame's inputs to the levels of detail (draw)
     this.interval = every * SCENE.dt; // seconds between samples
     this.geometry = new THREE.BufferGeometry();
     this.attribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
@@ -302,25 +303,33 @@ class Trails {
     // segment joining k intervals strays k^2 times as far from the path.
     const { maxForce, mass } = this.params;
     const bend = ((maxForce / mass) * this.interval ** 2) / 8;
+    this.plan = { pixels, bend, span, drawn }; // what the levels of detail were chosen from
     const guardK = this.guardStrides.filter((d) => d <= stride).pop();
     this.stride = guardK;
     let end = (this.head - 1 + cap) % cap; // the newest sample's slot
     let age = 0;
     let k = guardK;
-    this.headStride = 0;
+    const oldest = drawn - 1; // the age the chain reaches back to
+    const link = (segments, stride) => {
+      this.chain(end, segments, stride);
+      end = (end - segments * stride + cap) % cap;
+      age += segments * stride;
+    };
     for (let t = 0; t < TIER_STARTS.length; t++) {
       // Each tier's stray times its opacity stays within the head's MAX_SAGITTA_PX (render/
-      // trail_plan.py tier_tolerances); a tier is never finer than a younger one.
+      // trail_plan.py tier_tolerances); a tier is never finer than a younger one, and runs
+      // past its end rather than let the next, coarser one start early.
       const tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[t]) ** trailFade;
       const fits = this.strides.filter((d) => pixels * bend * d * d <= tolerance).pop() ?? 1;
       k = Math.max(k, fits);
-      const until = t + 1 < TIER_STARTS.length ? Math.round(TIER_STARTS[t + 1] * span) : drawn - 1;
-      const segments = Math.floor((Math.min(until, drawn - 1) - age) / k);
-      if (segments <= 0) continue;
-      if (!this.headStride) this.headStride = k;
-      this.chain(end, segments, k);
-      end = (end - segments * k + cap) % cap;
-      age += segments * k;
+      const until = t + 1 < TIER_STARTS.length ? Math.ceil(TIER_STARTS[t + 1] * span) : oldest;
+      const segments = Math.min(Math.ceil((until - age) / k), Math.floor((oldest - age) / k));
+      if (segments > 0) link(segments, k);
+    }
+    // The oldest few samples no whole stride reaches: finer segments, down to the oldest.
+    while (age < oldest) {
+      const d = this.strides.filter((x) => x <= oldest - age).pop();
+      link(Math.floor((oldest - age) / d), d);
     }
   }
 
@@ -824,14 +833,16 @@ function live() {
     trails: guard,
     trailStride: () => Math.max(1, ...trails.map((t) => t.stride)),
     trailSegments: () =>
-      trails.map((t) => ({ head: t.head, capacity: t.capacity, drawn: t.drawnSegments() })),
+      trails.map((t) => ({ head: t.head, capacity: t.capacity, segments: t.drawnSegments(), ...t.plan })),
     selected: () => selected,
     select,
     onScreen,
   };
   window.wander3d = counters;
   // The box's corners bound every trail: where a world unit looks largest on screen.
-  const boxCorners = [0, 1, 2, 3, 4, 5, 6, 7].map((c) => [0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a])));
+  const boxCorners = [0, 1, 2, 3, 4, 5, 6, 7].map((c) =>
+    [0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a])),
+  );
   const bufferSize = new THREE.Vector2();
   let last = performance.now();
   let second = last;
