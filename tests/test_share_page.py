@@ -8,6 +8,7 @@ these tests fail, they never skip (scripts/bootstrap.sh installs it).
 
 from __future__ import annotations
 
+import base64
 import csv
 import dataclasses
 import io
@@ -16,6 +17,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import chromium_support
 import pytest
 from chromium_support import Browser, chromium_path
 from scene_support import SCENES
@@ -322,3 +324,62 @@ def test_trails_join_no_samples_seen_from_inside_the_box(browser, default_page):
     trail = trail_plan(browser)
     assert set(chain_strides(trail)) == {1}
     assert browser.problems() == []
+
+
+# ---------------------------------------------------------------- cones on SwiftShader
+
+#: How many pixels of two screenshots differ by more than 8 levels in a channel, decoded by
+#: the browser itself (no image library in a core install).
+DIFFERING_PIXELS = """
+(async () => {
+  const pixels = async (png) => {
+    const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+    const image = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, image.width, image.height).data;
+  };
+  const [a, b] = [await pixels(%r), await pixels(%r)];
+  let differing = 0;
+  for (let i = 0; i < a.length; i += 4)
+    if ([0, 1, 2].some((c) => Math.abs(a[i + c] - b[i + c]) > 8)) differing++;
+  return [differing, a.length / 4];
+})()
+"""
+
+
+def test_swiftshader_draws_the_cones_baked_as_they_look_instanced(browser, default_page):
+    """On SwiftShader (which draws every instance of an instanced draw on its own) the cones
+    are one mesh placed on the CPU: the same picture as the instanced cones, to the odd
+    pixel of an edge, and a click still selects the agent under it."""
+    full_trails(browser, default_page)
+    frame = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    assert browser.evaluate("window.wander3d.cones()") == "baked"
+    browser.evaluate(frame)
+    baked = base64.b64encode(browser.screenshot()).decode()
+    browser.evaluate("window.wander3d.bakeCones(false)")
+    assert browser.evaluate("window.wander3d.cones()") == "instanced"
+    browser.evaluate(frame)
+    instanced = base64.b64encode(browser.screenshot()).decode()
+    differing, total = browser.evaluate(DIFFERING_PIXELS % (baked, instanced))
+    assert differing < 1e-4 * total
+    browser.evaluate("window.wander3d.bakeCones(true)")
+    x, y = browser.evaluate("window.wander3d.onScreen(11)")
+    browser.click(x, y)
+    assert browser.evaluate("window.wander3d.selected()") >= 0
+    assert browser.problems() == []
+
+
+def test_other_renderers_draw_the_cones_instanced(default_page, monkeypatch):
+    """Where an instanced draw is one draw (llvmpipe here, any GPU), the cones stay one."""
+    flags = [f for f in chromium_support.FLAGS if not f.startswith("--use-angle")]
+    monkeypatch.setattr(chromium_support, "FLAGS", (*flags, "--use-angle=gl-egl"))
+    browser = Browser(1366, 768)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+        assert browser.evaluate("window.wander3d.cones()") == "instanced"
+        assert browser.problems() == []
+    finally:
+        browser.close()

@@ -127,7 +127,8 @@ const MIN_ALPHA = 0.004;
  * behind the camera (render/screen_scale.py pixels_per_unit). `width`, `height`: the drawing
  * buffer's size in pixels. */
 function pixelsPerUnit(camera, corners, width, height) {
-  const extent = [0, 1, 2].map((a) => Math.max(...corners.map((c) => c[a])) - Math.min(...corners.map((c) => c[a])));
+  const along = (a) => corners.map((c) => c[a]);
+  const extent = [0, 1, 2].map((a) => Math.max(...along(a)) - Math.min(...along(a)));
   const step = 1e-3 * (Math.max(...extent) || 1);
   const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
   const onScreen = (p) => {
@@ -520,34 +521,100 @@ function element(tag, attributes = {}, text = "") {
   return e;
 }
 
-/** Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe), asked of a probe. */
-function softwareGL() {
+/** The WebGL renderer's name, asked of a probe ("" where the browser does not say). */
+function rendererName() {
   const gl = document.createElement("canvas").getContext("webgl2");
   const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
   const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
   gl?.getExtension("WEBGL_lose_context")?.loseContext(); // one context fewer to keep
-  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  return name;
 }
 
 /** The app's cone shading (render/agents.py): per vertex, a key light plus a dim fill from
- * below, in the group's colour; the cheapest shading a software rasteriser can draw. */
-function coneMaterial(light) {
+ * below, in the group's colour; the cheapest shading a software rasteriser can draw.
+ * `instanced`: placed by the instanced mesh's matrices and coloured by its instance colours;
+ * otherwise the vertices are in the world already, coloured by a colour attribute. */
+function coneMaterial(light, instanced = true) {
+  const [normal, color, position] = instanced
+    ? ["mat3(instanceMatrix) * normal", "instanceColor", "instanceMatrix * vec4(position, 1.0)"]
+    : ["normal", "color", "vec4(position, 1.0)"];
   return new THREE.ShaderMaterial({
     uniforms: { light: { value: new THREE.Vector3(...light) } },
+    vertexColors: !instanced,
     vertexShader: `
       uniform vec3 light;
       varying vec3 vColor;
       void main() {
-        vec3 n = normalize(mat3(instanceMatrix) * normal);  // a rotation: no scale to undo
+        vec3 n = normalize(${normal});  // a rotation: no scale to undo
         float key = max(dot(n, light), 0.0);
         float fill = max(-n.y, 0.0) * 0.25;
-        vColor = instanceColor * (0.30 + 0.80 * key + fill);
-        gl_Position = projectionMatrix * modelViewMatrix * instanceMatrix * vec4(position, 1.0);
+        vColor = ${color} * (0.30 + 0.80 * key + fill);
+        gl_Position = projectionMatrix * modelViewMatrix * ${position};
       }`,
     fragmentShader: `
       varying vec3 vColor;
       void main() { gl_FragColor = vec4(vColor, 1.0); }`,
   });
+}
+
+/** Every agent's cone as one mesh of world-space triangles, placed on the CPU each frame from
+ * an instanced mesh's matrices (which stays, hidden, for picking). For SwiftShader, which
+ * draws an instanced draw call as one draw per instance: about 10 µs each, 30 ms a frame for
+ * 3,000 cones, where one plain draw of them all costs it a few (benchmarks/share_bench.py). */
+class BakedCones {
+  /** cone: the indexed cone geometry; colors: (count) [r, g, b] per agent; light: the key
+   * light's direction. */
+  constructor(cone, colors, light) {
+    const count = colors.length;
+    this.shape = cone.attributes.position.array; // (V, 3) the cone's own vertices
+    this.shapeNormals = cone.attributes.normal.array;
+    const corners = this.shape.length / 3;
+    const triangles = cone.index.array;
+    this.positions = new Float32Array(count * corners * 3);
+    this.normals = new Float32Array(count * corners * 3);
+    const vertexColors = new Float32Array(count * corners * 3);
+    const index = new Uint32Array(count * triangles.length);
+    for (let i = 0; i < count; i++) {
+      for (let v = 0; v < corners; v++) vertexColors.set(colors[i], 3 * (i * corners + v));
+      for (let j = 0; j < triangles.length; j++) index[i * triangles.length + j] = triangles[j] + i * corners;
+    }
+    const geometry = new THREE.BufferGeometry();
+    this.positionAttribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
+    this.normalAttribute = new THREE.BufferAttribute(this.normals, 3).setUsage(THREE.DynamicDrawUsage);
+    geometry.setAttribute("position", this.positionAttribute);
+    geometry.setAttribute("normal", this.normalAttribute);
+    geometry.setAttribute("color", new THREE.BufferAttribute(vertexColors, 3));
+    geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    this.mesh = new THREE.Mesh(geometry, coneMaterial(light, false));
+    this.mesh.frustumCulled = false; // agents roam the whole box
+  }
+
+  /** Place every cone by `matrices` ((count, 16) column-major, an instanced mesh's). */
+  update(matrices) {
+    const { shape, shapeNormals, positions, normals } = this;
+    const corners = shape.length / 3;
+    let o = 0;
+    for (let i = 0; i < matrices.length; i += 16) {
+      const m = matrices.subarray(i, i + 16);
+      for (let v = 0; v < 3 * corners; v += 3, o += 3) {
+        const [x, y, z] = [shape[v], shape[v + 1], shape[v + 2]];
+        positions[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
+        positions[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+        positions[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+        const [a, b, c] = [shapeNormals[v], shapeNormals[v + 1], shapeNormals[v + 2]];
+        normals[o] = m[0] * a + m[4] * b + m[8] * c;
+        normals[o + 1] = m[1] * a + m[5] * b + m[9] * c;
+        normals[o + 2] = m[2] * a + m[6] * b + m[10] * c;
+      }
+    }
+    this.positionAttribute.needsUpdate = true;
+    this.normalAttribute.needsUpdate = true;
+  }
+
+  dispose() {
+    this.mesh.geometry.dispose();
+    this.mesh.material.dispose();
+  }
 }
 
 const css = (c) =>
@@ -560,7 +627,13 @@ function live() {
   const canvas = document.getElementById("view");
   THREE.ColorManagement.enabled = false; // colours as the app draws them: no sRGB conversion
   // Multisampling multiplies a software renderer's work for every pixel: keep it for GPUs.
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareGL() });
+  const gpu = rendererName();
+  const renderer = new THREE.WebGLRenderer({
+    canvas,
+    antialias: !/swiftshader|llvmpipe|softpipe|software/i.test(gpu),
+  });
+  // SwiftShader draws each instance of an instanced draw on its own: bake the cones there.
+  let bake = /swiftshader/i.test(gpu);
   renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.setClearColor(new THREE.Color(config.background));
@@ -590,6 +663,7 @@ function live() {
   let flock;
   let agents;
   let trails = [];
+  let baked = null; // the cones as one mesh, where they are baked (BakedCones)
   const overlay = new Overlay(look, size);
   scene.add(overlay.group);
   let edited = null; // the groups' parameters as the sliders left them, kept by Reset
@@ -623,6 +697,25 @@ function live() {
     }
     agents.poser.alpha = 1;
     agents.draw();
+    bakeCones(bake);
+  }
+
+  /** Draw the cones baked into one mesh (on) or instanced (off); the instanced mesh stays
+   * for picking either way. */
+  function bakeCones(on) {
+    bake = on;
+    if (baked) {
+      scene.remove(baked.mesh);
+      baked.dispose();
+      baked = null;
+    }
+    agents.mesh.visible = !on;
+    if (on) {
+      const colors = Array.from({ length: flock.count }, (_, i) => groupColors[flock.groupOf[i]].toArray());
+      baked = new BakedCones(cone, colors, look.light);
+      baked.update(agents.mesh.instanceMatrix.array);
+      scene.add(baked.mesh);
+    }
   }
 
   function afterStep() {
@@ -835,6 +928,8 @@ function live() {
     trailSegments: () =>
       trails.map((t) => ({ head: t.head, capacity: t.capacity, segments: t.drawnSegments(), ...t.plan })),
     selected: () => selected,
+    cones: () => (baked ? "baked" : "instanced"),
+    bakeCones,
     select,
     onScreen,
   };
@@ -856,6 +951,7 @@ function live() {
     const stepped = performance.now();
     counters.stepMs += stepped - began;
     agents.draw();
+    if (baked) baked.update(agents.mesh.instanceMatrix.array);
     controls.update();
     camera.updateMatrixWorld();
     const buffer = renderer.getDrawingBufferSize(bufferSize);
