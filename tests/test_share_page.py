@@ -383,3 +383,19 @@ def test_other_renderers_draw_the_cones_instanced(default_page, monkeypatch):
         assert browser.problems() == []
     finally:
         browser.close()
+
+
+def test_the_guard_passes_over_levels_that_would_draw_the_same(browser, default_page):
+    """The frame-rate guard steps to the next level that changes the drawing: where no trail
+    can join samples (3,000 agents sample every 1/3 s, over the guard's 0.1 s), a slow frame
+    shortens the trails at once instead of spending a second on each joining level."""
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+    browser.evaluate("document.getElementById('show-trails').click()")  # the page's own off
+    level = "((g) => [g.fraction, g.stride])(window.wander3d.trails)"
+    browser.evaluate("window.wander3d.trails.level = 0")
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 1), {level}") == [0.75, 3]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(60, 1), {level}") == [1, 1]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 3), {level}") == [1, 2]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 2), {level}") == [0.75, 3]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(60, 2), {level}") == [1, 2]

@@ -846,10 +846,18 @@ function live() {
     fraction: 1,
     stride: 1,
     enabled: true,
-    adjust(fps) {
+    /** One step down below 30 fps, up above 50; `most`: the largest stride any trail can
+     * join samples by, so a level that would draw as the one before it is passed over (a
+     * step a second is slow enough: a big scene's trails would take seconds to settle). */
+    adjust(fps, most = Infinity) {
+      const same = (l) =>
+        this.levels[l][0] === this.levels[l - 1][0] &&
+        Math.min(this.levels[l][1], most) === Math.min(this.levels[l - 1][1], most);
+      const last = this.levels.length - 1;
       if (!this.enabled) this.level = 0;
-      else if (fps < 30) this.level = Math.min(this.levels.length - 1, this.level + 1);
+      else if (fps < 30 && this.level < last) do this.level++; while (this.level < last && same(this.level));
       else if (fps > 50) this.level = Math.max(0, this.level - 1);
+      while (this.level > 0 && same(this.level)) this.level--;
       [this.fraction, this.stride] = this.levels[this.level];
     },
   };
@@ -969,7 +977,8 @@ function live() {
       fps = ((counters.frames - framesThen) * 1000) / (now - second);
       framesThen = counters.frames;
       second = now;
-      if (showTrails.checked && trails.length) guard.adjust(fps);
+      if (showTrails.checked && trails.length)
+        guard.adjust(fps, Math.max(...trails.map((t) => t.guardStrides.at(-1))));
     }
     const t = (flock.step * flock.dt).toFixed(1);
     const text = `t = ${t} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
