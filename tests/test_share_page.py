@@ -355,6 +355,7 @@ def test_swiftshader_draws_the_cones_baked_as_they_look_instanced(browser, defau
     pixel of an edge, and a click still selects the agent under it."""
     full_trails(browser, default_page)
     frame = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    browser.evaluate("document.getElementById('hud').style.visibility = 'hidden'")  # its fps
     assert browser.evaluate("window.wander3d.cones()") == "baked"
     browser.evaluate(frame)
     baked = base64.b64encode(browser.screenshot()).decode()
