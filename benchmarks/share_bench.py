@@ -8,7 +8,9 @@ Two pages, each opened in a fresh headless Chromium at --size on each software r
 (`window.wander3d.frames`) is read over --seconds of the page's clock, so the figures are the
 frames the page drew, not frames Chromium was asked for. Printed per page: frames per second
 as a user gets them, how much of the trails the page's frame-rate guard kept to hold 30 fps
-(their length, and "xK": every K-th sample joined), simulated seconds per real second (1.00
+(their length, and "xK": every K-th sample joined at least), the segments drawn per agent
+of the samples it keeps (the levels of detail join samples where a segment strays less than
+half a pixel from the path), simulated seconds per real second (1.00
 when the page keeps up), frames per second with the guard off (full trails), paused (drawing
 alone), and playing without trails. The numbers depend on the machine's load: compare
 figures from one run.
@@ -67,6 +69,9 @@ def measure(page: Path, size: tuple[int, int], angle: str, warmup: float, second
         browser.evaluate(f"new Promise((r) => setTimeout(r, {warmup * 1000:.0f}))")
         fps, steps, _ = browser.evaluate(MEASURE % (seconds * 1000))
         kept = browser.evaluate("[window.wander3d.trails.fraction, window.wander3d.trailStride()]")
+        (trail, *_) = browser.evaluate(
+            "window.wander3d.trailSegments().map((t) => [t.segments.length, t.capacity - 1])"
+        )
         browser.evaluate("window.wander3d.trails.enabled = false")
         browser.evaluate("new Promise((r) => setTimeout(r, 1500))")  # the guard lets go
         full_fps, _, _ = browser.evaluate(MEASURE % (seconds * 1000))
@@ -79,6 +84,7 @@ def measure(page: Path, size: tuple[int, int], angle: str, warmup: float, second
             "fps": fps,
             "speed": steps * browser.evaluate("window.wander3d.dt"),
             "kept": kept,
+            "segments": trail,
             "full_fps": full_fps,
             "paused_fps": paused_fps,
             "bare_fps": bare_fps,
@@ -111,6 +117,7 @@ def main(argv: list[str]) -> int:
     )
     print(
         f"{'renderer':<12} {'page':<24} {'agents':>6} {'fps':>6} {'trails kept':>11} "
+        f"{'segments':>8} "
         f"{'sim s/s':>8} {'fps, full trails':>16} {'fps paused':>10} {'fps, no trails':>14}"
     )
     with tempfile.TemporaryDirectory() as folder:
@@ -121,7 +128,8 @@ def main(argv: list[str]) -> int:
                 r = measure(page, (size[0], size[1]), flag, args.warmup, args.seconds)
                 print(
                     f"{name:<12} {scene.name:<24} {scene.agent_count:>6,} {r['fps']:>6.1f} "
-                    f"{r['kept'][0]:>6.0%} x{r['kept'][1]} {r['speed']:>8.2f} "
+                    f"{r['kept'][0]:>6.0%} x{r['kept'][1]} "
+                    f"{r['segments'][0]:>4}/{r['segments'][1]:<3} {r['speed']:>8.2f} "
                     f"{r['full_fps']:>16.1f} {r['paused_fps']:>10.1f} {r['bare_fps']:>14.1f}"
                 )
                 if r["problems"]:

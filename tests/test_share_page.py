@@ -8,6 +8,7 @@ these tests fail, they never skip (scripts/bootstrap.sh installs it).
 
 from __future__ import annotations
 
+import base64
 import csv
 import dataclasses
 import io
@@ -16,6 +17,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import chromium_support
 import pytest
 from chromium_support import Browser, chromium_path
 from scene_support import SCENES
@@ -247,3 +249,154 @@ def test_a_tap_selects_an_agent_on_a_phone_held_sideways(default_page):
         assert browser.problems() == []
     finally:
         browser.close()
+
+
+# ---------------------------------------------------------------- trails' levels of detail
+
+#: render/trail_plan.py: the tiers' starts by age and the head's largest stray (pixels).
+TIER_STARTS = (0.0, 0.5, 0.75)
+MAX_SAGITTA_PX = 0.5
+
+
+def full_trails(browser: Browser, page: Path) -> dict:
+    """The default page paused after STEPS steps (a full ring) with the frame-rate guard off:
+    its one group's trail plan as the last frame drew it (window.wander3d.trailSegments)."""
+    browser.open(page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+    browser.evaluate("window.wander3d.trails.enabled = false; window.wander3d.trails.adjust(60)")
+    browser.evaluate("document.getElementById('play').click()")
+    browser.evaluate("document.getElementById('reset').click()")
+    browser.evaluate(f"for (let i = 0; i < {STEPS}; i++) document.getElementById('step').click()")
+    return trail_plan(browser)
+
+
+def trail_plan(browser: Browser) -> dict:
+    (trail,) = browser.evaluate(
+        "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r("
+        "window.wander3d.trailSegments().map((t) => ({...t, pixels: String(t.pixels)}))))))"
+    )
+    return trail
+
+
+def chain_strides(trail: dict) -> list[int]:
+    """The strides of the drawn segments from the newest sample back, asserting they form
+    one unbroken chain that reaches the oldest sample drawn."""
+    cap = trail["capacity"]
+    preceding = {int(b): int(a) for a, b in trail["segments"]}  # newer slot -> older slot
+    assert len(preceding) == len(trail["segments"]), "a slot ends two segments"
+    at, strides = (trail["head"] - 1) % cap, []
+    while at in preceding:
+        strides.append((at - preceding[at]) % cap)
+        at = preceding[at]
+    assert len(strides) == len(trail["segments"]), "the segments are not one chain from the newest"
+    assert sum(strides) == trail["drawn"] - 1, "the chain does not reach the oldest sample drawn"
+    return strides
+
+
+def test_trails_join_samples_only_where_the_path_strays_under_a_pixel(browser, default_page):
+    """The app's levels of detail: from the newest sample back, segments join every k-th
+    sample where that strays at most 0.5 px from the path (more in older, fainter tiers,
+    stray times opacity within 0.5 px), so the whole trail is one chain of far fewer
+    segments than samples, down to the oldest sample brighter than the app's MIN_ALPHA."""
+    trail = full_trails(browser, default_page)
+    strides = chain_strides(trail)
+    pixels, bend, span = float(trail["pixels"]), trail["bend"], trail["span"]
+    assert span == trail["capacity"] == 150
+    assert 130 < trail["drawn"] < 150  # the faintest samples are not drawn
+    age = 0
+    for k in strides:
+        tier = max(t for t, start in enumerate(TIER_STARTS) if start * span <= age)
+        tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[tier]) ** 2
+        assert pixels * bend * k * k <= tolerance, f"stride {k} at age {age} strays too far"
+        age += k
+    assert strides[0] > 1 and len(strides) < 0.4 * trail["drawn"]
+
+
+def test_trails_join_no_samples_seen_from_inside_the_box(browser, default_page):
+    """Zoomed in until the camera is inside the box (a unit's size on screen is unbounded
+    there), every segment joins two consecutive samples, as before levels of detail."""
+    full_trails(browser, default_page)
+    for _ in range(60):  # the wheel dollies in 5% a notch
+        browser.send(
+            "Input.dispatchMouseEvent", type="mouseWheel", x=500, y=380, deltaX=0, deltaY=-100
+        )
+    browser.wait_for("window.wander3d.trailSegments()[0].pixels === Infinity")
+    trail = trail_plan(browser)
+    assert set(chain_strides(trail)) == {1}
+    assert browser.problems() == []
+
+
+# ---------------------------------------------------------------- cones on SwiftShader
+
+#: How many pixels of two screenshots differ by more than 8 levels in a channel, decoded by
+#: the browser itself (no image library in a core install).
+DIFFERING_PIXELS = """
+(async () => {
+  const pixels = async (png) => {
+    const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+    const image = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, image.width, image.height).data;
+  };
+  const [a, b] = [await pixels(%r), await pixels(%r)];
+  let differing = 0;
+  for (let i = 0; i < a.length; i += 4)
+    if ([0, 1, 2].some((c) => Math.abs(a[i + c] - b[i + c]) > 8)) differing++;
+  return [differing, a.length / 4];
+})()
+"""
+
+
+def test_swiftshader_draws_the_cones_baked_as_they_look_instanced(browser, default_page):
+    """On SwiftShader (which draws every instance of an instanced draw on its own) the cones
+    are one mesh placed on the CPU: the same picture as the instanced cones, to the odd
+    pixel of an edge, and a click still selects the agent under it."""
+    full_trails(browser, default_page)
+    frame = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    browser.evaluate("document.getElementById('hud').style.visibility = 'hidden'")  # its fps
+    assert browser.evaluate("window.wander3d.cones()") == "baked"
+    browser.evaluate(frame)
+    baked = base64.b64encode(browser.screenshot()).decode()
+    browser.evaluate("window.wander3d.bakeCones(false)")
+    assert browser.evaluate("window.wander3d.cones()") == "instanced"
+    browser.evaluate(frame)
+    instanced = base64.b64encode(browser.screenshot()).decode()
+    differing, total = browser.evaluate(DIFFERING_PIXELS % (baked, instanced))
+    assert differing < 1e-4 * total
+    browser.evaluate("window.wander3d.bakeCones(true)")
+    x, y = browser.evaluate("window.wander3d.onScreen(11)")
+    browser.click(x, y)
+    assert browser.evaluate("window.wander3d.selected()") >= 0
+    assert browser.problems() == []
+
+
+def test_other_renderers_draw_the_cones_instanced(default_page, monkeypatch):
+    """Where an instanced draw is one draw (llvmpipe here, any GPU), the cones stay one."""
+    flags = [f for f in chromium_support.FLAGS if not f.startswith("--use-angle")]
+    monkeypatch.setattr(chromium_support, "FLAGS", (*flags, "--use-angle=gl-egl"))
+    browser = Browser(1366, 768)
+    try:
+        browser.open(default_page)
+        browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+        assert browser.evaluate("window.wander3d.cones()") == "instanced"
+        assert browser.problems() == []
+    finally:
+        browser.close()
+
+
+def test_the_guard_passes_over_levels_that_would_draw_the_same(browser, default_page):
+    """The frame-rate guard steps to the next level that changes the drawing: where no trail
+    can join samples (3,000 agents sample every 1/3 s, over the guard's 0.1 s), a slow frame
+    shortens the trails at once instead of spending a second on each joining level."""
+    browser.open(default_page)
+    browser.wait_for("window.wander3d && window.wander3d.frames > 2")
+    browser.evaluate("document.getElementById('show-trails').click()")  # the page's own off
+    level = "((g) => [g.fraction, g.stride])(window.wander3d.trails)"
+    browser.evaluate("window.wander3d.trails.level = 0")
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 1), {level}") == [0.75, 3]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(60, 1), {level}") == [1, 1]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 3), {level}") == [1, 2]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(10, 2), {level}") == [0.75, 3]
+    assert browser.evaluate(f"window.wander3d.trails.adjust(60, 2), {level}") == [1, 2]

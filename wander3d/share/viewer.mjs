@@ -108,26 +108,83 @@ function fitDistance(low, high, fov, aspect, eye) {
   return need;
 }
 
+// Trail levels of detail, as the app draws them (render/trail_plan.py): where many samples
+// fit in a pixel a segment joins every k-th sample instead of each one, as long as it strays
+// from the path by at most a fraction of a pixel; older, fainter parts may stray further.
+/** Where a trail's tiers start, as fractions of its faded length by age: the newest half,
+ * the next quarter and the rest (trail_plan.TIER_STARTS). */
+const TIER_STARTS = [0, 0.5, 0.75];
+/** Largest distance (physical pixels) a joined segment at a trail's head may stray from the
+ * path it replaces (trail_plan.MAX_SAGITTA_PX). */
+const MAX_SAGITTA_PX = 0.5;
+/** Samples one segment joins at most (trail_plan: 2 ** (LEVELS - 1)). */
+const MOST_JOINED = 16;
+/** Samples fainter than this are not drawn (trail_plan.MIN_ALPHA). */
+const MIN_ALPHA = 0.004;
+
+/** Largest on-screen size (drawing-buffer pixels) of a world unit among `corners` (world
+ * points bounding what is drawn: the nearest point of a box is a corner), Infinity if one is
+ * behind the camera (render/screen_scale.py pixels_per_unit). `width`, `height`: the drawing
+ * buffer's size in pixels. */
+function pixelsPerUnit(camera, corners, width, height) {
+  const along = (a) => corners.map((c) => c[a]);
+  const extent = [0, 1, 2].map((a) => Math.max(...along(a)) - Math.min(...along(a)));
+  const step = 1e-3 * (Math.max(...extent) || 1);
+  const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+  const onScreen = (p) => {
+    const v = new THREE.Vector4(p[0], p[1], p[2], 1).applyMatrix4(m);
+    return v.w <= 1e-9 ? null : [((v.x / v.w) * width) / 2, ((v.y / v.w) * height) / 2];
+  };
+  let most = 0;
+  for (const c of corners) {
+    const at = onScreen(c);
+    if (!at) return Infinity;
+    for (let a = 0; a < 3; a++) {
+      const moved = c.slice();
+      moved[a] += step;
+      const to = onScreen(moved);
+      if (!to) return Infinity;
+      most = Math.max(most, Math.hypot(to[0] - at[0], to[1] - at[1]) / step);
+    }
+  }
+  return most;
+}
+
 /** One group's trails: a ring of `capacity` samples per agent, taken every `every` steps,
  * stored slot-major so a sample is one contiguous upload; faded by age in the shader. */
 class Trails {
   constructor(group, capacity, every, color, look) {
     this.first = group.first;
+    this.params = group.params; // as the sliders set them: max force and mass bound the turns
+    this.look = look;
     this.count = group.count;
     this.capacity = capacity;
     this.every = every;
     const n = this.count;
     this.positions = new Float32Array(capacity * n * 3);
-    // Strides the guard may join samples by: divisors of the capacity (so a chain of every
-    // stride-th sample wraps around the ring onto itself), at most 0.1 s of path a segment.
-    const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-9));
-    this.strides = [1, 2, 3, 4, 5, 6].filter((k) => k <= most && capacity % k === 0);
-    this.indices = new Map(); // stride -> its index buffer, made when first used
-    this.stride = 1;
+    // Strides a segment may join samples by: divisors of the capacity (so a chain of every
+    // stride-th sample wraps around the ring onto itself). The levels of detail may use them
+    // all; the guard at most 0.1 s of path a segment (within 1e-4: a scene's dt is often 1/60
+    // rounded, 0.0166667, a hair over).
+    this.strides = [];
+    for (let k = 1; k <= MOST_JOINED; k++) if (capacity % k === 0) this.strides.push(k);
+    const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-4));
+    this.guardStrides = this.strides.filter((k) => k <= most && k <= 6);
+    this.stride = 1; // the guard's stride, as drawn (at least the head's)
+    this.plan = {}; // the last frame's inputs to the levels of detail (draw)
+    this.interval = every * SCENE.dt; // seconds between samples
     this.geometry = new THREE.BufferGeometry();
     this.attribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
     this.geometry.setAttribute("position", this.attribute);
-    this.geometry.setIndex(this.index(1));
+    // One index buffer holding every stride's segments one after the other (`bases`: where
+    // each stride's start), so a frame mixes strides along a trail in one draw's geometry.
+    this.bases = new Map();
+    const index = new Uint32Array(this.strides.length * capacity * n * 2);
+    this.strides.forEach((k, i) => {
+      this.bases.set(k, i * capacity * n * 2);
+      this.fillIndex(index, i * capacity * n * 2, k);
+    });
+    this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
     this.uniforms = {
       color: { value: new THREE.Color(...color) },
       head: { value: 0 },
@@ -176,27 +233,22 @@ class Trails {
     this.filled = 0; // samples written, up to capacity
   }
 
-  /** The segments joining every `stride`-th sample, (s, s + stride) for each slot s and
-   * agent, grouped by s % stride and in slot order within a group: the chain ending at the
-   * newest sample is then one or two contiguous runs. */
-  index(stride) {
-    if (!this.indices.has(stride)) {
-      const n = this.count;
-      const cap = this.capacity;
-      const index = new Uint32Array(cap * n * 2);
-      let k = 0;
-      for (let r = 0; r < stride; r++) {
-        for (let s = r; s < cap; s += stride) {
-          const next = (s + stride) % cap;
-          for (let a = 0; a < n; a++) {
-            index[k++] = s * n + a;
-            index[k++] = next * n + a;
-          }
+  /** Write into `index` from `at` on the segments joining every `stride`-th sample,
+   * (s, s + stride) for each slot s and agent, grouped by s % stride and in slot order within
+   * a group: a chain of them ending at any sample is then one or two contiguous runs. */
+  fillIndex(index, at, stride) {
+    const n = this.count;
+    const cap = this.capacity;
+    let k = at;
+    for (let r = 0; r < stride; r++) {
+      for (let s = r; s < cap; s += stride) {
+        const next = (s + stride) % cap;
+        for (let a = 0; a < n; a++) {
+          index[k++] = s * n + a;
+          index[k++] = next * n + a;
         }
       }
-      this.indices.set(stride, new THREE.BufferAttribute(index, 1));
     }
-    return this.indices.get(stride);
   }
 
   /** Free the GPU buffers and programs (the trails of a run that is reset). */
@@ -222,8 +274,11 @@ class Trails {
 
   /** Draw the segments between written samples, never the one from the newest to the oldest,
    * and the leads to the agents drawn at `alpha` between their last two steps. `fraction`:
-   * the newest part of the trail to draw (the frame-rate guard's), faded over its length. */
-  draw(flock, alpha, fraction = 1, stride = 1) {
+   * the newest part of the trail to draw (the frame-rate guard's), faded over its length;
+   * `stride`: the guard's, the fewest samples a segment joins. `pixels`: the largest size of
+   * a world unit on screen (drawing-buffer pixels; Infinity: unknown), for the levels of
+   * detail: older tiers join more samples where that strays at most their tolerance. */
+  draw(flock, alpha, fraction = 1, stride = 1, pixels = Infinity) {
     const n = this.count;
     const newest = ((this.head - 1 + this.capacity) % this.capacity) * n * 3;
     const at = [0, 0, 0];
@@ -236,25 +291,73 @@ class Trails {
     }
     this.leadAttribute.needsUpdate = true;
     const cap = this.capacity;
-    const k = this.strides.filter((d) => d <= stride).pop();
-    if (k !== this.stride) {
-      this.stride = k;
-      this.geometry.setIndex(this.index(k));
-    }
-    const shown = Math.min(this.filled, Math.max(2, Math.round(fraction * cap)));
+    const span = Math.max(2, Math.round(fraction * cap)); // samples the fade spans
     this.uniforms.head.value = this.head;
-    this.uniforms.span.value = Math.max(2, Math.round(fraction * cap));
+    this.uniforms.span.value = span;
     this.geometry.clearGroups();
-    // The chain last - m k, ..., last - k, last: `segments` segments (s, s + k).
-    const segments = Math.floor((shown - 1) / k);
-    if (segments <= 0) return;
-    const last = (this.head - 1 + cap) % cap; // the newest sample's slot
-    const r = last % k;
+    // Ages 0 .. drawn - 1 are drawn: the written ones the guard keeps, less the faintest
+    // (the sample after the last one brighter than MIN_ALPHA: the segment to it fades out).
+    const { trailAlpha, trailFade } = this.look;
+    const bright = Math.ceil(span * (1 - (MIN_ALPHA / trailAlpha) ** (1 / trailFade))) - 1;
+    const drawn = Math.min(this.filled, span, bright + 2);
+    // Sagitta of one sample interval at the hardest turn (trail_plan.choose_level): a
+    // segment joining k intervals strays k^2 times as far from the path.
+    const { maxForce, mass } = this.params;
+    const bend = ((maxForce / mass) * this.interval ** 2) / 8;
+    this.plan = { pixels, bend, span, drawn }; // what the levels of detail were chosen from
+    const guardK = this.guardStrides.filter((d) => d <= stride).pop();
+    this.stride = guardK;
+    let end = (this.head - 1 + cap) % cap; // the newest sample's slot
+    let age = 0;
+    let k = guardK;
+    const oldest = drawn - 1; // the age the chain reaches back to
+    const link = (segments, stride) => {
+      this.chain(end, segments, stride);
+      end = (end - segments * stride + cap) % cap;
+      age += segments * stride;
+    };
+    for (let t = 0; t < TIER_STARTS.length; t++) {
+      // Each tier's stray times its opacity stays within the head's MAX_SAGITTA_PX (render/
+      // trail_plan.py tier_tolerances); a tier is never finer than a younger one, and runs
+      // past its end rather than let the next, coarser one start early.
+      const tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[t]) ** trailFade;
+      const fits = this.strides.filter((d) => pixels * bend * d * d <= tolerance).pop() ?? 1;
+      k = Math.max(k, fits);
+      const until = t + 1 < TIER_STARTS.length ? Math.ceil(TIER_STARTS[t + 1] * span) : oldest;
+      const segments = Math.min(Math.ceil((until - age) / k), Math.floor((oldest - age) / k));
+      if (segments > 0) link(segments, k);
+    }
+    // The oldest few samples no whole stride reaches: finer segments, down to the oldest.
+    while (age < oldest) {
+      const d = this.strides.filter((x) => x <= oldest - age).pop();
+      link(Math.floor((oldest - age) / d), d);
+    }
+  }
+
+  /** Draw groups for the chain end - m k, ..., end - k, end: `segments` segments (s, s + k)
+   * of stride k's index, one or two contiguous runs. */
+  chain(end, segments, k) {
+    const n = this.count;
+    const cap = this.capacity;
+    const r = end % k;
     const chain = cap / k; // segments of one residue r, in slot order
-    const first = (((last - segments * k + cap) % cap) - r) / k;
+    const first = (((end - segments * k + cap) % cap) - r) / k;
     const firstRun = Math.min(segments, chain - first);
-    this.geometry.addGroup(2 * n * (r * chain + first), 2 * n * firstRun, 0);
-    if (segments > firstRun) this.geometry.addGroup(2 * n * r * chain, 2 * n * (segments - firstRun), 0);
+    const base = this.bases.get(k);
+    this.geometry.addGroup(base + 2 * n * (r * chain + first), 2 * n * firstRun, 0);
+    if (segments > firstRun)
+      this.geometry.addGroup(base + 2 * n * r * chain, 2 * n * (segments - firstRun), 0);
+  }
+
+  /** The [from, to] ring slots of the segments the last frame drew for the group's first
+   * agent, in draw order (every agent's are the same slots). */
+  drawnSegments() {
+    const index = this.geometry.index.array;
+    const n = this.count;
+    const out = [];
+    for (const g of this.geometry.groups)
+      for (let i = g.start; i < g.start + g.count; i += 2 * n) out.push([index[i] / n, index[i + 1] / n]);
+    return out;
   }
 }
 
@@ -418,34 +521,100 @@ function element(tag, attributes = {}, text = "") {
   return e;
 }
 
-/** Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe), asked of a probe. */
-function softwareGL() {
+/** The WebGL renderer's name, asked of a probe ("" where the browser does not say). */
+function rendererName() {
   const gl = document.createElement("canvas").getContext("webgl2");
   const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
   const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
   gl?.getExtension("WEBGL_lose_context")?.loseContext(); // one context fewer to keep
-  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  return name;
 }
 
 /** The app's cone shading (render/agents.py): per vertex, a key light plus a dim fill from
- * below, in the group's colour; the cheapest shading a software rasteriser can draw. */
-function coneMaterial(light) {
+ * below, in the group's colour; the cheapest shading a software rasteriser can draw.
+ * `instanced`: placed by the instanced mesh's matrices and coloured by its instance colours;
+ * otherwise the vertices are in the world already, coloured by a colour attribute. */
+function coneMaterial(light, instanced = true) {
+  const [normal, color, position] = instanced
+    ? ["mat3(instanceMatrix) * normal", "instanceColor", "instanceMatrix * vec4(position, 1.0)"]
+    : ["normal", "color", "vec4(position, 1.0)"];
   return new THREE.ShaderMaterial({
     uniforms: { light: { value: new THREE.Vector3(...light) } },
+    vertexColors: !instanced,
     vertexShader: `
       uniform vec3 light;
       varying vec3 vColor;
       void main() {
-        vec3 n = normalize(mat3(instanceMatrix) * normal);  // a rotation: no scale to undo
+        vec3 n = normalize(${normal});  // a rotation: no scale to undo
         float key = max(dot(n, light), 0.0);
         float fill = max(-n.y, 0.0) * 0.25;
-        vColor = instanceColor * (0.30 + 0.80 * key + fill);
-        gl_Position = projectionMatrix * modelViewMatrix * instanceMatrix * vec4(position, 1.0);
+        vColor = ${color} * (0.30 + 0.80 * key + fill);
+        gl_Position = projectionMatrix * modelViewMatrix * ${position};
       }`,
     fragmentShader: `
       varying vec3 vColor;
       void main() { gl_FragColor = vec4(vColor, 1.0); }`,
   });
+}
+
+/** Every agent's cone as one mesh of world-space triangles, placed on the CPU each frame from
+ * an instanced mesh's matrices (which stays, hidden, for picking). For SwiftShader, which
+ * draws an instanced draw call as one draw per instance: about 10 µs each, 30 ms a frame for
+ * 3,000 cones, where one plain draw of them all costs it a few (benchmarks/share_bench.py). */
+class BakedCones {
+  /** cone: the indexed cone geometry; colors: (count) [r, g, b] per agent; light: the key
+   * light's direction. */
+  constructor(cone, colors, light) {
+    const count = colors.length;
+    this.shape = cone.attributes.position.array; // (V, 3) the cone's own vertices
+    this.shapeNormals = cone.attributes.normal.array;
+    const corners = this.shape.length / 3;
+    const triangles = cone.index.array;
+    this.positions = new Float32Array(count * corners * 3);
+    this.normals = new Float32Array(count * corners * 3);
+    const vertexColors = new Float32Array(count * corners * 3);
+    const index = new Uint32Array(count * triangles.length);
+    for (let i = 0; i < count; i++) {
+      for (let v = 0; v < corners; v++) vertexColors.set(colors[i], 3 * (i * corners + v));
+      for (let j = 0; j < triangles.length; j++) index[i * triangles.length + j] = triangles[j] + i * corners;
+    }
+    const geometry = new THREE.BufferGeometry();
+    this.positionAttribute = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
+    this.normalAttribute = new THREE.BufferAttribute(this.normals, 3).setUsage(THREE.DynamicDrawUsage);
+    geometry.setAttribute("position", this.positionAttribute);
+    geometry.setAttribute("normal", this.normalAttribute);
+    geometry.setAttribute("color", new THREE.BufferAttribute(vertexColors, 3));
+    geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    this.mesh = new THREE.Mesh(geometry, coneMaterial(light, false));
+    this.mesh.frustumCulled = false; // agents roam the whole box
+  }
+
+  /** Place every cone by `matrices` ((count, 16) column-major, an instanced mesh's). */
+  update(matrices) {
+    const { shape, shapeNormals, positions, normals } = this;
+    const corners = shape.length / 3;
+    let o = 0;
+    for (let i = 0; i < matrices.length; i += 16) {
+      const m = matrices.subarray(i, i + 16);
+      for (let v = 0; v < 3 * corners; v += 3, o += 3) {
+        const [x, y, z] = [shape[v], shape[v + 1], shape[v + 2]];
+        positions[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
+        positions[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+        positions[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+        const [a, b, c] = [shapeNormals[v], shapeNormals[v + 1], shapeNormals[v + 2]];
+        normals[o] = m[0] * a + m[4] * b + m[8] * c;
+        normals[o + 1] = m[1] * a + m[5] * b + m[9] * c;
+        normals[o + 2] = m[2] * a + m[6] * b + m[10] * c;
+      }
+    }
+    this.positionAttribute.needsUpdate = true;
+    this.normalAttribute.needsUpdate = true;
+  }
+
+  dispose() {
+    this.mesh.geometry.dispose();
+    this.mesh.material.dispose();
+  }
 }
 
 const css = (c) =>
@@ -458,7 +627,13 @@ function live() {
   const canvas = document.getElementById("view");
   THREE.ColorManagement.enabled = false; // colours as the app draws them: no sRGB conversion
   // Multisampling multiplies a software renderer's work for every pixel: keep it for GPUs.
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareGL() });
+  const gpu = rendererName();
+  const renderer = new THREE.WebGLRenderer({
+    canvas,
+    antialias: !/swiftshader|llvmpipe|softpipe|software/i.test(gpu),
+  });
+  // SwiftShader draws each instance of an instanced draw on its own: bake the cones there.
+  let bake = /swiftshader/i.test(gpu);
   renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.setClearColor(new THREE.Color(config.background));
@@ -488,6 +663,7 @@ function live() {
   let flock;
   let agents;
   let trails = [];
+  let baked = null; // the cones as one mesh, where they are baked (BakedCones)
   const overlay = new Overlay(look, size);
   scene.add(overlay.group);
   let edited = null; // the groups' parameters as the sliders left them, kept by Reset
@@ -521,6 +697,25 @@ function live() {
     }
     agents.poser.alpha = 1;
     agents.draw();
+    bakeCones(bake);
+  }
+
+  /** Draw the cones baked into one mesh (on) or instanced (off); the instanced mesh stays
+   * for picking either way. */
+  function bakeCones(on) {
+    bake = on;
+    if (baked) {
+      scene.remove(baked.mesh);
+      baked.dispose();
+      baked = null;
+    }
+    agents.mesh.visible = !on;
+    if (on) {
+      const colors = Array.from({ length: flock.count }, (_, i) => groupColors[flock.groupOf[i]].toArray());
+      baked = new BakedCones(cone, colors, look.light);
+      baked.update(agents.mesh.instanceMatrix.array);
+      scene.add(baked.mesh);
+    }
   }
 
   function afterStep() {
@@ -651,10 +846,18 @@ function live() {
     fraction: 1,
     stride: 1,
     enabled: true,
-    adjust(fps) {
+    /** One step down below 30 fps, up above 50; `most`: the largest stride any trail can
+     * join samples by, so a level that would draw as the one before it is passed over (a
+     * step a second is slow enough: a big scene's trails would take seconds to settle). */
+    adjust(fps, most = Infinity) {
+      const same = (l) =>
+        this.levels[l][0] === this.levels[l - 1][0] &&
+        Math.min(this.levels[l][1], most) === Math.min(this.levels[l - 1][1], most);
+      const last = this.levels.length - 1;
       if (!this.enabled) this.level = 0;
-      else if (fps < 30) this.level = Math.min(this.levels.length - 1, this.level + 1);
+      else if (fps < 30 && this.level < last) do this.level++; while (this.level < last && same(this.level));
       else if (fps > 50) this.level = Math.max(0, this.level - 1);
+      while (this.level > 0 && same(this.level)) this.level--;
       [this.fraction, this.stride] = this.levels[this.level];
     },
   };
@@ -730,11 +933,20 @@ function live() {
     dt: SCENE.dt,
     trails: guard,
     trailStride: () => Math.max(1, ...trails.map((t) => t.stride)),
+    trailSegments: () =>
+      trails.map((t) => ({ head: t.head, capacity: t.capacity, segments: t.drawnSegments(), ...t.plan })),
     selected: () => selected,
+    cones: () => (baked ? "baked" : "instanced"),
+    bakeCones,
     select,
     onScreen,
   };
   window.wander3d = counters;
+  // The box's corners bound every trail: where a world unit looks largest on screen.
+  const boxCorners = [0, 1, 2, 3, 4, 5, 6, 7].map((c) =>
+    [0, 1, 2].map((a) => ((c >> a) & 1 ? high[a] : low[a])),
+  );
+  const bufferSize = new THREE.Vector2();
   let last = performance.now();
   let second = last;
   let framesThen = 0;
@@ -747,8 +959,12 @@ function live() {
     const stepped = performance.now();
     counters.stepMs += stepped - began;
     agents.draw();
-    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride);
+    if (baked) baked.update(agents.mesh.instanceMatrix.array);
     controls.update();
+    camera.updateMatrixWorld();
+    const buffer = renderer.getDrawingBufferSize(bufferSize);
+    const pixels = pixelsPerUnit(camera, boxCorners, buffer.x, buffer.y);
+    for (const t of trails) t.draw(flock, agents.poser.alpha, guard.fraction, guard.stride, pixels);
     const drawnAt = [0, 0, 0];
     if (selected >= 0 && showOverlay.checked)
       overlay.show(flock, selected, flock.positionAt(selected, agents.poser.alpha, drawnAt), camera);
@@ -761,10 +977,14 @@ function live() {
       fps = ((counters.frames - framesThen) * 1000) / (now - second);
       framesThen = counters.frames;
       second = now;
-      if (showTrails.checked && trails.length) guard.adjust(fps);
+      if (showTrails.checked && trails.length)
+        guard.adjust(fps, Math.max(...trails.map((t) => t.guardStrides.at(-1))));
     }
     const t = (flock.step * flock.dt).toFixed(1);
-    clock.textContent = `t = ${t} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
+    const text = `t = ${t} s · ${flock.count.toLocaleString("en")} agents · ${fps.toFixed(0)} fps`;
+    // Only when it changes (ten times a second): a new text a frame had Chromium repaint and
+    // re-rasterise the HUD every frame, a raster task in the GPU process each time.
+    if (clock.textContent !== text) clock.textContent = text;
   });
 }
 
