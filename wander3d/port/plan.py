@@ -24,6 +24,21 @@ START_DOUBLES = (
     ("_seek_timers", 1),
 )
 START_HEADER = "wander3d-start 1"
+#: A group's numbers every port's scene block sets, in this order: the port's (camelCase)
+#: name, the GroupParams attribute (wander.*: its WanderParams'), and the note beside it.
+GROUP_NUMBERS = (
+    ("maxSpeed", "max_speed", "units/s"),
+    ("maxForce", "max_force", "mass*units/s^2: limit on the steering force"),
+    ("mass", "mass", "acceleration = force / mass"),
+    ("initialSpeed", "start_speed", "units/s, for agents spawned by the port"),
+    ("distance", "wander.distance", "units: the wander sphere's centre ahead of the agent"),
+    ("radius", "wander.radius", "units: the wander sphere's radius"),
+    ("jitter", "wander.jitter", "units/sqrt(s): sphere's random displacement"),
+    ("rate", "wander.rate", "rad/sqrt(s): angle's random walk of yaw and pitch"),
+    ("frequency", "wander.frequency", "1/s: noise's pace"),
+    ("interval", "wander.interval", "s: seek's time between new points"),
+    ("vertical", "wander.vertical", "0..1: up/down freedom (1 isotropic, 0 level)"),
+)
 
 
 class PortError(ValueError):
@@ -41,6 +56,15 @@ class GroupPort:
     @property
     def name(self) -> str:
         return self.params.name
+
+
+def group_numbers(params: GroupParams) -> list[tuple[str, float, str]]:
+    """(camelCase name, value, note) of each of `params`' GROUP_NUMBERS, in order."""
+    numbers = []
+    for name, key, note in GROUP_NUMBERS:
+        owner, _, attribute = key.rpartition(".")
+        numbers.append((name, getattr(params.wander if owner else params, attribute), note))
+    return numbers
 
 
 @dataclass(frozen=True)

@@ -9,25 +9,11 @@ without them); the adapter needs Unreal Engine and is not compiled here.
 from __future__ import annotations
 
 from wander3d.port.language import Language
-from wander3d.port.plan import PortPlan, double_literal
+from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
 #: Scene keys -> the C++ parameter struct's member names.
 SPELLING = {"max_speed": "maxSpeed", "max_force": "maxForce"}
-
-_COMMENTS = {
-    "maxSpeed": "units/s",
-    "maxForce": "mass*units/s^2: limit on the steering force",
-    "mass": "acceleration = force / mass",
-    "initialSpeed": "units/s, for agents spawned by the port",
-    "distance": "units: the wander sphere's centre ahead of the agent",
-    "radius": "units: the wander sphere's radius",
-    "jitter": "units/sqrt(s): sphere's random displacement",
-    "rate": "rad/sqrt(s): angle's random walk of yaw and pitch",
-    "frequency": "1/s: noise's pace",
-    "interval": "s: seek's time between new points",
-    "vertical": "0..1: up/down freedom (1 isotropic, 0 level)",
-}
 
 
 def _string(text: str) -> str:
@@ -67,19 +53,6 @@ def scene_block(plan: PortPlan) -> str:
     ]
     for g in plan.groups:
         p, w = g.params, g.params.wander
-        values = {
-            "maxSpeed": p.max_speed,
-            "maxForce": p.max_force,
-            "mass": p.mass,
-            "initialSpeed": p.start_speed,
-            "distance": w.distance,
-            "radius": w.radius,
-            "jitter": w.jitter,
-            "rate": w.rate,
-            "frequency": w.frequency,
-            "interval": w.interval,
-            "vertical": w.vertical,
-        }
         lines += [
             "    {",
             "        GroupSpec g;",
@@ -88,8 +61,8 @@ def scene_block(plan: PortPlan) -> str:
             f"        g.params.method = Method::{w.method.capitalize()};",
             f"        g.params.steering = Steering::{w.steering.capitalize()};",
             *(
-                f"        g.params.{k} = {double_literal(v)};  // {_COMMENTS[k]}"
-                for k, v in values.items()
+                f"        g.params.{k} = {double_literal(v)};  // {note}"
+                for k, v, note in group_numbers(p)
             ),
             "        s.groups.push_back(g);",
             "    }",

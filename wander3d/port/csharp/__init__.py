@@ -9,7 +9,7 @@ C# and plain .NET all build it.
 from __future__ import annotations
 
 from wander3d.port.language import Language
-from wander3d.port.plan import PortPlan, double_literal
+from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
 #: Scene keys -> the C# parameter object's field names.
@@ -26,20 +26,6 @@ SPELLING = {
     "interval": "Interval",
     "vertical": "Vertical",
     "steering": "Steering",
-}
-
-_COMMENTS = {
-    "MaxSpeed": "units/s",
-    "MaxForce": "mass*units/s^2: limit on the steering force",
-    "Mass": "acceleration = force / mass",
-    "InitialSpeed": "units/s, for agents spawned by the port",
-    "Distance": "units: the wander sphere's centre ahead of the agent",
-    "Radius": "units: the wander sphere's radius",
-    "Jitter": "units/sqrt(s): sphere's random displacement",
-    "Rate": "rad/sqrt(s): angle's random walk of yaw and pitch",
-    "Frequency": "1/s: noise's pace",
-    "Interval": "s: seek's time between new points",
-    "Vertical": "0..1: up/down freedom (1 isotropic, 0 level)",
 }
 
 
@@ -91,19 +77,6 @@ def scene_block(plan: PortPlan) -> str:
     ]
     for g in plan.groups:
         p, w = g.params, g.params.wander
-        values = {
-            "MaxSpeed": p.max_speed,
-            "MaxForce": p.max_force,
-            "Mass": p.mass,
-            "InitialSpeed": p.start_speed,
-            "Distance": w.distance,
-            "Radius": w.radius,
-            "Jitter": w.jitter,
-            "Rate": w.rate,
-            "Frequency": w.frequency,
-            "Interval": w.interval,
-            "Vertical": w.vertical,
-        }
         lines += [
             "                    new GroupSpec",
             "                    {",
@@ -113,9 +86,10 @@ def scene_block(plan: PortPlan) -> str:
             "                        {",
             f"                            Method = {_enum('WanderMethod', w.method)},",
             f"                            Steering = {_enum('Steering', w.steering)},",
-            *(
-                f"                            {k} = {double_literal(v)}, // {_COMMENTS[k]}"
-                for k, v in values.items()
+            *(  # C# fields are PascalCase
+                f"                            {k[0].upper()}{k[1:]} = {double_literal(v)}, "
+                f"// {note}"
+                for k, v, note in group_numbers(p)
             ),
             "                        },",
             "                    },",

@@ -7,7 +7,7 @@ default scene in the core's scene block) and as `wander3d port --lang js` writes
 from __future__ import annotations
 
 from wander3d.port.language import Language
-from wander3d.port.plan import PortPlan, double_literal
+from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
 #: Scene keys -> the JS parameter object's names.
@@ -15,22 +15,6 @@ SPELLING = {
     "max_speed": "maxSpeed",
     "max_force": "maxForce",
     "initial_speed": "initialSpeed",
-}
-
-_COMMENTS = {
-    "method": "sphere | angle | noise | seek | random",
-    "steering": "force: the vector to the target is the force; desired: velocity towards it",
-    "maxSpeed": "units/s",
-    "maxForce": "mass*units/s^2: limit on the steering force",
-    "mass": "acceleration = force / mass",
-    "initialSpeed": "units/s, for agents spawned by the port",
-    "distance": "units: the wander sphere's centre ahead of the agent",
-    "radius": "units: the wander sphere's radius",
-    "jitter": "units/sqrt(s): sphere's random displacement",
-    "rate": "rad/sqrt(s): angle's random walk of yaw and pitch",
-    "frequency": "1/s: noise's pace",
-    "interval": "s: seek's time between new points",
-    "vertical": "0..1: up/down freedom (1 isotropic, 0 level)",
 }
 
 
@@ -61,27 +45,15 @@ def scene_block(plan: PortPlan) -> str:
     ]
     for g in plan.groups:
         p, w = g.params, g.params.wander
-        values = {
-            "method": _string(w.method),
-            "steering": _string(w.steering),
-            "maxSpeed": double_literal(p.max_speed),
-            "maxForce": double_literal(p.max_force),
-            "mass": double_literal(p.mass),
-            "initialSpeed": double_literal(p.start_speed),
-            "distance": double_literal(w.distance),
-            "radius": double_literal(w.radius),
-            "jitter": double_literal(w.jitter),
-            "rate": double_literal(w.rate),
-            "frequency": double_literal(w.frequency),
-            "interval": double_literal(w.interval),
-            "vertical": double_literal(w.vertical),
-        }
         lines += [
             "    {",
             f"      name: {_string(p.name)},",
             f"      count: {p.count}, // agents",
             "      params: {",
-            *(f"        {k}: {v}, // {_COMMENTS[k]}" for k, v in values.items()),
+            f"        method: {_string(w.method)}, // sphere | angle | noise | seek | random",
+            f"        steering: {_string(w.steering)}, // force: the vector to the target is "
+            "the force; desired: velocity towards it",
+            *(f"        {k}: {double_literal(v)}, // {note}" for k, v, note in group_numbers(p)),
             "      },",
             "    },",
         ]
