@@ -13,7 +13,7 @@ from app_support import activate, wait_engine_idle
 from PyQt6.QtCore import Qt
 
 from wander3d.app.actions import key_text
-from wander3d.render.debug import LEGEND
+from wander3d.appearance import LEGEND
 
 pytestmark = [pytest.mark.gl, pytest.mark.app]
 

@@ -139,6 +139,7 @@ PLACES: dict[str, str] = {
     "wander3d": "api",
     "wander3d.engine": "engine",
     "wander3d.scene": "scene",
+    "wander3d.appearance": "helpers",
     "wander3d.arguments": "helpers",
     "wander3d.files": "helpers",
     "wander3d.analysis": "analysis",

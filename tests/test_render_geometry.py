@@ -8,10 +8,11 @@ from extras_support import missing_extra
 
 pytest.importorskip("vispy", reason=missing_extra("render"))
 
+from wander3d.appearance import CIRCLE_SEGMENTS, CONE_ASPECT, cone_length
 from wander3d.engine import Simulation
-from wander3d.render.agents import CONE_ASPECT, agent_size, cone_mesh, hidden_faces
+from wander3d.render.agents import cone_mesh, hidden_faces
 from wander3d.render.camera import _axis_angle, fit_distance
-from wander3d.render.debug import CIRCLE_SEGMENTS, debug_geometry
+from wander3d.render.debug import debug_geometry
 from wander3d.render.enclosure import enclosure_lines, nice_step
 from wander3d.render.trails import GroupTrail, _slot_runs
 
@@ -166,9 +167,9 @@ def test_axis_angle_round_trip():
 
 
 def test_agent_size_follows_the_box_and_fits_a_thin_tunnel():
-    assert agent_size(np.array([-100, -60, -100]), np.array([100, 60, 100])) == pytest.approx(6.0)
+    assert cone_length(np.array([-100, -60, -100]), np.array([100, 60, 100])) == pytest.approx(6.0)
     # An 800 x 50 x 50 tunnel: 3% of 800 would be half its width; a cone stays 12% of 50.
-    assert agent_size(np.array([-400, -25, -25]), np.array([400, 25, 25])) == pytest.approx(6.0)
+    assert cone_length(np.array([-400, -25, -25]), np.array([400, 25, 25])) == pytest.approx(6.0)
 
 
 def test_hidden_faces_follow_the_screens_orientation():
@@ -196,7 +197,8 @@ def test_hidden_faces_follow_the_screens_orientation():
 
 
 def test_frame_box_centres_the_boxs_picture_where_looking_at_its_centre_did_not():
-    from wander3d.render.camera import FIT_MARGIN, _basis, frame_box
+    from wander3d.appearance import FIT_MARGIN
+    from wander3d.render.camera import _basis, frame_box
 
     low, high = np.array([-160.0, -45, -90]), np.array([160.0, 45, 90])  # the fish tank
     fov, aspect, az, el = 45.0, 16 / 9, 20.0, 10.0

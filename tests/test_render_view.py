@@ -353,7 +353,7 @@ def test_the_home_view_frames_the_box_centred_with_a_margin(gl_view, orbiting):
     """The box's picture was off-centre (the nearest corner at the bottom edge, a third of a
     wide picture empty): now its projected corners are centred, inside a margin, and fill
     the view up to it. Orbiting, the view looks at the box's centre, so turning keeps it."""
-    from wander3d.render.camera import FIT_MARGIN
+    from wander3d.appearance import FIT_MARGIN
 
     gl_view.set_orbiting(orbiting)
     gl_view.render((480, 360))

@@ -94,6 +94,9 @@ def test_the_page_carries_the_scene_as_it_is_with_edits_and_colours():
 @pytest.mark.render
 def test_the_page_draws_with_the_apps_colours_and_proportions():
     pytest.importorskip("vispy")
+    pytest.importorskip("PyQt6")
+    from wander3d.app import panel
+    from wander3d.appearance import cone_length
     from wander3d.render import agents, camera, debug, enclosure, trails
 
     scene = load_scene(SCENES / "tunnel.toml")
@@ -101,16 +104,17 @@ def test_the_page_draws_with_the_apps_colours_and_proportions():
     assert figures["box"] == enclosure.BOX_COLOR and figures["grid"] == enclosure.GRID_COLOR
     assert figures["axes"] == enclosure.AXIS_COLORS
     assert figures["axisFraction"] == enclosure.AXIS_FRACTION
-    size = agents.agent_size(scene.enclosure.min, scene.enclosure.max)
+    size = cone_length(scene.enclosure.min, scene.enclosure.max)  # as render/view.py sizes cones
     assert figures["coneLength"] == pytest.approx(size)
     assert figures["coneAspect"] == agents.CONE_ASPECT
-    assert figures["light"] == pytest.approx(list(agents.LIGHT_DIRECTION))
+    assert figures["light"] == pytest.approx(list(agents.LIGHT))
     assert (figures["trailAlpha"], figures["trailFade"]) == (
         trails.TRAIL_ALPHA,
         trails.TRAIL_FADE_POWER,
     )
     assert figures["fitMargin"] == camera.FIT_MARGIN
-    assert figures["wanderSphere"] == debug.SPHERE_COLOR and figures["legend"] == debug.LEGEND
+    # The legend the app's panel and help show.
+    assert figures["wanderSphere"] == debug.SPHERE_COLOR and figures["legend"] == panel.LEGEND
     assert (figures["circleSegments"], figures["forceScale"], figures["headFraction"]) == (
         debug.CIRCLE_SEGMENTS,
         debug.FORCE_SCALE,

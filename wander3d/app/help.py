@@ -6,8 +6,7 @@ from html import escape
 
 from PyQt6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
-from wander3d.render.debug import LEGEND
-from wander3d.render.enclosure import AXIS_COLORS
+from wander3d.appearance import AXIS_COLORS, LEGEND
 
 from .actions import key_text
 

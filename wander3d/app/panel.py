@@ -11,8 +11,8 @@ from PyQt6.QtCore import pyqtSignal
 from PyQt6.QtGui import QColor, QIcon, QPixmap
 from PyQt6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
+from wander3d.appearance import LEGEND
 from wander3d.engine import Enclosure, GroupParams
-from wander3d.render.debug import LEGEND
 from wander3d.scene import schema
 from wander3d.scene.feel import group_feel
 from wander3d.scene.tunables import param_value, tunable_keys
@@ -152,7 +152,7 @@ class GroupControls(QFrame):
 
 
 def legend_box() -> QGroupBox:
-    """What each overlay colour means (render.debug.LEGEND), as coloured squares and words."""
+    """What each overlay colour means (appearance.LEGEND), as coloured squares and words."""
     box = QGroupBox("Overlay of the selected agent")
     layout = QGridLayout(box)
     layout.setVerticalSpacing(1)

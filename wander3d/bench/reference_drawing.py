@@ -20,11 +20,10 @@ from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 from vispy.visuals.shaders import ModularProgram
 
+from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
 from wander3d.render import SimulationView
 from wander3d.render.trail_plan import FLAG_SCALE, agent_rows
 from wander3d.render.trails import (
-    TRAIL_ALPHA,
-    TRAIL_FADE_POWER,
     TRAIL_GL_STATE,
     TRAIL_WIDTH,
     TrailVisual,

@@ -13,24 +13,12 @@ from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
+from wander3d.appearance import CONE_ASPECT, LIGHT_DIRECTION
+
 from .screen_scale import pixels_per_unit
 
 #: Above this many agents in a scene every group is drawn as dots, so the frame rate holds.
 POINTS_THRESHOLD = 20_000
-#: Cone length as a fraction of the enclosure's largest extent...
-CONE_LENGTH_FRACTION = 0.03
-#: ...but at most this fraction of its smallest, so agents fit a long thin tunnel too.
-CONE_THIN_FRACTION = 0.12
-
-
-def agent_size(low: np.ndarray, high: np.ndarray) -> float:
-    """Cone length (units) for a box with corners `low`, `high` ((3,) units)."""
-    extent = np.asarray(high) - np.asarray(low)
-    return float(min(CONE_LENGTH_FRACTION * extent.max(), CONE_THIN_FRACTION * extent.min()))
-
-
-#: Cone radius as a fraction of its length.
-CONE_ASPECT = 0.32
 #: Sides of a cone drawn small on screen, and of one drawn large: below about 40 pixels
 #: 6 sides look as round as 8 (smooth normals), and a software renderer draws 10k cones
 #: about a third faster.
@@ -39,8 +27,8 @@ CONE_SIDES = (6, 8)
 CONE_FINE_PX = 40.0
 #: Dot diameter in logical pixels.
 DOT_SIZE = 3.0
-#: World-space direction towards the key light: above, slightly in front of the default view.
-LIGHT_DIRECTION = np.array([0.35, 1.0, 0.55]) / np.linalg.norm([0.35, 1.0, 0.55])
+#: Unit direction towards the key light (appearance.LIGHT_DIRECTION).
+LIGHT = np.asarray(LIGHT_DIRECTION) / np.linalg.norm(LIGHT_DIRECTION)
 
 # A shared helper for both shaders: an orthonormal frame from a direction. The helper axis is
 # world up unless the direction is nearly vertical, so the frame never degenerates.
@@ -197,7 +185,7 @@ class ConesVisual(Visual):
         self.shared_program["a_velocity"] = self._velocities
         self.shared_program["u_size"] = self._size
         self.shared_program["u_color"] = tuple(color)
-        self.shared_program["u_light"] = tuple(LIGHT_DIRECTION)
+        self.shared_program["u_light"] = tuple(LIGHT)
         self._draw_mode = "triangles"
         self.set_gl_state("opaque", depth_test=True, cull_face=False)
         self._count = 0

@@ -15,12 +15,11 @@ from vispy.scene.cameras import ArcballCamera, FlyCamera, TurntableCamera
 from vispy.util import transforms
 from vispy.util.quaternion import Quaternion
 
+from wander3d.appearance import FIT_MARGIN
+
 from .vispy_private import set_arcball_rotation
 
 CAMERA_MODES = ("turntable", "arcball", "fly")
-#: Extra room around the box when the scene does not set a distance (1.1: the box's picture
-#: spans at most 1/1.1 of the view, about 5% free on each side).
-FIT_MARGIN = 1.1
 #: The chase view looks down on the followed agent from this many degrees above its heading.
 CHASE_ELEVATION = 18.0
 #: Fraction of the way the chase view turns towards the agent's heading per update (smooths

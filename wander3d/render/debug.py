@@ -10,31 +10,19 @@ from __future__ import annotations
 import numpy as np
 from vispy.scene.visuals import Line, Markers
 
+from wander3d.appearance import (
+    CIRCLE_SEGMENTS,
+    FEELER_COLOR,
+    FORCE_COLOR,
+    FORCE_SCALE,
+    HEAD_FRACTION,
+    HIGHLIGHT_COLOR,
+    SPHERE_COLOR,
+    TARGET_COLOR,
+    VELOCITY_COLOR,
+)
 from wander3d.engine import Simulation
 from wander3d.engine.methods import traits
-
-#: RGBA per element.
-SPHERE_COLOR = (0.70, 0.85, 1.00, 0.60)
-FEELER_COLOR = (0.85, 0.90, 1.00, 0.70)
-TARGET_COLOR = (1.00, 0.92, 0.30, 1.00)
-VELOCITY_COLOR = (0.35, 1.00, 0.55, 1.00)
-FORCE_COLOR = (1.00, 0.35, 0.45, 1.00)
-HIGHLIGHT_COLOR = (1.00, 1.00, 1.00, 0.95)
-#: What each overlay colour shows, for legends and help: (RGBA, name, meaning).
-LEGEND = (
-    (HIGHLIGHT_COLOR, "ring", "the selected agent"),
-    (SPHERE_COLOR, "wander sphere", "where the target may go (three great circles)"),
-    (FEELER_COLOR, "feeler", "from the agent to the sphere's centre, ahead along its heading"),
-    (TARGET_COLOR, "target", "the point it steers to (seek: a point of the box)"),
-    (VELOCITY_COLOR, "velocity", "arrow; full length at max speed"),
-    (FORCE_COLOR, "steering force", "arrow; 3/4 length at max force"),
-)
-#: Segments per wireframe circle; the sphere is three great circles.
-CIRCLE_SEGMENTS = 40
-#: Force arrows at max_force are this fraction of the reach, so they do not hide the sphere.
-FORCE_SCALE = 0.75
-#: Arrowhead length as a fraction of the arrow's length.
-HEAD_FRACTION = 0.18
 
 
 def _unit_sphere() -> np.ndarray:

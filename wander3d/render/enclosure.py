@@ -7,12 +7,7 @@ import math
 import numpy as np
 from vispy.scene.visuals import Line
 
-#: RGBA colours: the box stands out, the grid stays in the background.
-BOX_COLOR = (0.72, 0.80, 0.92, 0.55)
-GRID_COLOR = (0.60, 0.70, 0.85, 0.10)
-AXIS_COLORS = ((0.95, 0.35, 0.35, 0.9), (0.45, 0.90, 0.45, 0.9), (0.40, 0.60, 1.00, 0.9))
-#: Axis triad length as a fraction of the box's smallest extent.
-AXIS_FRACTION = 0.12
+from wander3d.appearance import AXIS_COLORS, AXIS_FRACTION, BOX_COLOR, GRID_COLOR
 
 
 def nice_step(extent: float, target: int = 10) -> float:

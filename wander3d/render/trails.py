@@ -14,6 +14,7 @@ from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
+from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
 from wander3d.engine import TrailBuffer
 
 from .screen_scale import pixels_per_unit
@@ -31,10 +32,6 @@ from .trail_plan import (
 )
 from .vispy_private import draw_visual, index_prefix, set_gl_capability
 
-#: Opacity of the newest segment.
-TRAIL_ALPHA = 0.55
-#: Opacity falls as (1 - age / capacity) ** TRAIL_FADE_POWER: > 1 keeps the tail faint.
-TRAIL_FADE_POWER = 2.0
 #: Trail line width in logical pixels.
 TRAIL_WIDTH = 1.0
 #: How trails are drawn: blended over what is drawn, tested against the agents' depth, never

@@ -15,10 +15,11 @@ import vispy.app
 from vispy import gloo
 from vispy.io import write_png
 
+from wander3d.appearance import cone_length
 from wander3d.engine import Simulation
 from wander3d.scene import Scene, rgb
 
-from .agents import POINTS_THRESHOLD, AgentsLayer, agent_size, strided_rows
+from .agents import POINTS_THRESHOLD, AgentsLayer, strided_rows
 from .camera import CameraHome, CameraRig, home_from_scene
 from .debug import DebugLayer
 from .enclosure import EnclosureLayer
@@ -163,7 +164,7 @@ class SimulationView:
             [[(low, high)[(i >> axis) & 1][axis] for axis in range(3)] for i in range(8)]
         )
         self.agents = AgentsLayer(
-            root, sim.group_slices, colors, agent_size(low, high),
+            root, sim.group_slices, colors, cone_length(low, high),
             dots=sim.count > POINTS_THRESHOLD, corners=self._box_corners,
         )  # fmt: skip
         self.trails = TrailsLayer(root, sim.trail_buffers, colors)
@@ -182,7 +183,7 @@ class SimulationView:
         self.selected: int | None = None
         self.following: int | None = None
         self._apply_stride()
-        self._agent_length = agent_size(low, high)
+        self._agent_length = cone_length(low, high)
         self.rig.scale = _extent(sim)
         if not keep_camera:
             self.reset_camera()
