@@ -10,6 +10,7 @@ autocorrelations' lagged sums from one FFT per series (`metrics.series_lagged_su
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,6 +113,29 @@ def group_sums(
         turn_counts=turn_counts,
         lift_counts=lift_counts,
     )
+
+
+def compile_passes() -> float:
+    """Make sure the compiled passes are compiled for a recording's float32 samples, or loaded
+    from numba's cache (about 2 s the first time, then some 30 ms), by measuring a few
+    samples; return the seconds it took. A sweep's workers call it before their first cell."""
+    start = time.perf_counter()
+    t, n = 4, 2
+    headings = np.zeros((t, n, 3), dtype=np.float32)
+    headings[..., 0] = 1.0
+    samples = Samples(
+        interval=0.1,
+        times=np.arange(t) * 0.1,
+        headings=headings,
+        positions=headings.copy(),
+        speeds=np.ones((t, n), dtype=np.float32),
+        group_slices=(slice(0, n),),
+        low=np.full(3, -1.0),
+        high=np.full(3, 1.0),
+        margin=0.1,
+    )
+    group_sums(samples, slice(0, n), np.full(n, t, dtype=np.int64), 2, 1, curves=False)
+    return time.perf_counter() - start
 
 
 @dataclass(frozen=True)

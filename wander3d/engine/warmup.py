@@ -1,11 +1,10 @@
-"""Compiling the step kernel, and the path measures' passes, ahead of use.
+"""Compiling the step kernel ahead of use.
 
 numba compiles `kernel.advance` on its first call (about 15-20 s on two cores) and caches the
 machine code on disk, so only the first ever launch pays; later processes load it in well under
 a second. Commands call `compile_kernel` with a notice for the user; the desktop app calls it
 in a thread before building its window, keeping the screen live (wander3d.app.main);
-`python -m wander3d.engine.warmup` compiles both ahead of time, e.g. after installing; a
-sweep's workers load both before their first cell.
+`python -m wander3d.engine.warmup` compiles ahead of time, e.g. after installing.
 """
 
 from __future__ import annotations
@@ -47,38 +46,6 @@ def compile_kernel(on_slow: Callable[[], None] | None = None, slow_after: float 
     return time.perf_counter() - start
 
 
-def compile_path_measures() -> float:
-    """Make sure the path measures' compiled passes (`pathsums`) are compiled for a
-    recording's float32 samples, or loaded from the cache (about 2 s the first time, then
-    some 30 ms); return the seconds it took. A sweep's workers call it before their first
-    cell."""
-    import numpy as np
-
-    from . import pathsums
-
-    start = time.perf_counter()
-    t, n, lags = 4, 2, 1
-    samples = np.zeros((t, n, 3), dtype=np.float32)
-    samples[..., 0] = 1.0
-    speeds = np.ones((t, n), dtype=np.float32)
-    lengths = np.full(n, t, dtype=np.int64)
-    box = np.array([-1.0, -1.0, -1.0]), np.array([1.0, 1.0, 1.0])
-    sums = np.zeros(pathsums.PATH_SUMS)
-    turn_sin, turn_cos = np.empty((n, t - 1)), np.empty((n, t - 1))
-    counts = np.zeros(2, dtype=np.int64)
-    pathsums.path_pass(
-        samples, samples, speeds, 0, lengths, *box, 0.1, 2, 1e-9, sums,
-        np.zeros(8, dtype=bool), turn_sin, turn_cos, np.zeros((n, 3, t - 1)),
-        np.zeros((n, t - 1), dtype=bool), np.empty((n, 3, t)), np.zeros(lags + 1),
-        np.empty((0, 3, 0)), counts, counts,
-    )  # fmt: skip
-    pathsums.turn_pass(
-        samples, 0, lengths, np.arctan2(turn_sin, turn_cos), turn_sin, 0.1, 1e-6, 2, -0.8,
-        2.6, sums, np.zeros((n, 3, t - 1)), np.zeros((n, t - 1), dtype=bool),
-    )  # fmt: skip
-    return time.perf_counter() - start
-
-
 def compiling_notice() -> None:
     """Tell a command-line user why nothing moves for a while (for `compile_kernel(on_slow=)`)."""
     print(
@@ -89,7 +56,7 @@ def compiling_notice() -> None:
 
 
 def main() -> int:
-    seconds = compile_kernel() + compile_path_measures()
+    seconds = compile_kernel()
     print(f"wander3d: engine kernel ready in {seconds:.1f} s", file=sys.stderr)
     return 0
 

@@ -71,9 +71,10 @@ def measure(scene: Scene, seconds: float, sample_rate: float) -> list[GroupStats
 def prepare_worker() -> float:
     """Run once on each worker: the kernel and the path measures' passes compiled or loaded
     from numba's cache; seconds."""
-    from wander3d.engine.warmup import compile_kernel, compile_path_measures
+    from wander3d.analysis.sums import compile_passes
+    from wander3d.engine.warmup import compile_kernel
 
-    return compile_kernel() + compile_path_measures()
+    return compile_kernel() + compile_passes()
 
 
 #: Bytes of freed memory glibc keeps at the top of a worker's heap (MALLOC_TOP_PAD_).
