@@ -36,7 +36,7 @@ from wander3d.export import ExportError, Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import CliError, load_scene_arg, output_option
+from .common import PROG, CliError, load_scene_arg, output_option
 from .progress import Progress
 
 NAME = "stats"
@@ -231,20 +231,7 @@ def _measure_tracks(args: argparse.Namespace) -> int:
     if plot_path is not None:
         _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
-        try:
-            columns = parse_columns(args.columns) if args.columns is not None else None
-        except TracksError as e:
-            raise CliError(f"--columns {e}") from None
-        dt = 1.0 / args.fps if args.fps is not None else args.dt
-        try:
-            tracks = read_tracks(path, args.sample_rate, dt, columns=columns, max_gap=args.max_gap)
-        except TracksError as e:
-            hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
-            raise CliError(f"--tracks {e}{hint.get(e.missing or '', '')}") from None
-        except ExportError as e:
-            raise CliError(f"--tracks {e}") from None
-        for line in tracks_notes(tracks):
-            print(f"wander3d: {line}", file=sys.stderr)
+        tracks = read_tracks_option(path, "--tracks", args)
         if tracks.fix_interval > 1.5 * tracks.plan.interval:
             print(
                 f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
@@ -268,6 +255,27 @@ def _measure_tracks(args: argparse.Namespace) -> int:
             colors = _track_colors(record, path, [g.name for g in tracks.groups])
             _plot(plot_file, report, colors)
     return _print(report, args.json, plot_path)
+
+
+def read_tracks_option(path: Path, option: str, args: argparse.Namespace) -> Tracks:
+    """The tracks in `path`, given as `option` (--tracks, --like), read with the track options
+    in `args` (--columns, --fps or --dt, --sample-rate, --max-gap); what reading them did is
+    said on stderr (`tracks_notes`). CliError naming the option for a file it cannot read."""
+    try:
+        columns = parse_columns(args.columns) if args.columns is not None else None
+    except TracksError as e:
+        raise CliError(f"--columns {e}") from None
+    dt = 1.0 / args.fps if args.fps is not None else args.dt
+    try:
+        tracks = read_tracks(path, args.sample_rate, dt, columns=columns, max_gap=args.max_gap)
+    except TracksError as e:
+        hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
+        raise CliError(f"{option} {e}{hint.get(e.missing or '', '')}") from None
+    except ExportError as e:
+        raise CliError(f"{option} {e}") from None
+    for line in tracks_notes(tracks):
+        print(f"{PROG}: {line}", file=sys.stderr)
+    return tracks
 
 
 def tracks_notes(tracks: Tracks) -> list[str]:

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
-from wander3d.analysis.tracks import GAP_INTERVALS, TracksError, parse_columns, read_tracks
+from wander3d.analysis.tracks import GAP_INTERVALS
 from wander3d.arguments import finite_float, positive_float, positive_int
-from wander3d.export import ExportError
 
 from .common import EXIT_INTERRUPTED, PROG, CliError, load_scene_arg, output_option
-from .stats import tracks_notes
+from .stats import read_tracks_option
 from .sweep import add_timeout_option
 
 if TYPE_CHECKING:
@@ -295,22 +294,7 @@ def _read_like(args: argparse.Namespace) -> TrackTargets:
     """The targets of --like's tracks (like.TrackTargets); notes on stderr as `stats`."""
     from wander3d.sweep import like
 
-    try:
-        columns = parse_columns(args.columns) if args.columns is not None else None
-    except TracksError as e:
-        raise CliError(f"--columns {e}") from None
-    dt = 1.0 / args.fps if args.fps is not None else args.dt
-    try:
-        tracks = read_tracks(
-            Path(args.like), args.sample_rate, dt, columns=columns, max_gap=args.max_gap
-        )
-    except TracksError as e:
-        hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
-        raise CliError(f"--like {e}{hint.get(e.missing or '', '')}") from None
-    except ExportError as e:
-        raise CliError(f"--like {e}") from None
-    for line in tracks_notes(tracks):
-        print(f"{PROG}: {line}", file=sys.stderr)
+    tracks = read_tracks_option(Path(args.like), "--like", args)
     if tracks.samples.high[1] <= tracks.samples.low[1]:
         # Flat tracks beside a group that climbs and dives: the turns and the MSD differ.
         print(
