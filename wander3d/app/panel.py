@@ -41,6 +41,16 @@ STEERINGS = schema.key("groups.wander", "steering").choices
 WARNING_STYLE = "color: #f0b429;"
 
 
+def _labelled(*rows: tuple[str, QWidget]) -> QGridLayout:
+    """A grid of (label, widget) rows, the widgets taking the spare width."""
+    grid = QGridLayout()
+    for row, (label, widget) in enumerate(rows):
+        grid.addWidget(QLabel(label), row, 0)
+        grid.addWidget(widget, row, 1)
+    grid.setColumnStretch(1, 1)
+    return grid
+
+
 class GroupControls(QFrame):
     """One group: a visibility check box (with the group's colour), its method and steering,
     `wander3d check`'s warnings as they become true, its sliders, and its size.
@@ -87,12 +97,7 @@ class GroupControls(QFrame):
         self.steering_combo.textActivated.connect(
             lambda text: self.paramChanged.emit(self.index, "steering", text)
         )
-        choices = QGridLayout()
-        choices.addWidget(QLabel("Method"), 0, 0)
-        choices.addWidget(self.method_combo, 0, 1)
-        choices.addWidget(QLabel("Steering"), 1, 0)
-        choices.addWidget(self.steering_combo, 1, 1)
-        choices.setColumnStretch(1, 1)
+        choices = _labelled(("Method", self.method_combo), ("Steering", self.steering_combo))
         layout.addLayout(choices, 1, 0, 1, 2)
 
         # `wander3d check`'s warnings about this group, shown while they are true.
@@ -118,12 +123,7 @@ class GroupControls(QFrame):
         self.trail_box.setToolTip(f"{schema.key('groups', 'trail_length').doc} {restart}.")
         for box, key in ((self.count_box, "count"), (self.trail_box, "trail_length")):
             box.editingFinished.connect(lambda box=box, key=key: self._size_edited(box, key))
-        sizes = QGridLayout()
-        sizes.addWidget(QLabel("Agents"), 0, 0)
-        sizes.addWidget(self.count_box, 0, 1)
-        sizes.addWidget(QLabel("Trail"), 1, 0)
-        sizes.addWidget(self.trail_box, 1, 1)
-        sizes.setColumnStretch(1, 1)
+        sizes = _labelled(("Agents", self.count_box), ("Trail", self.trail_box))
         layout.addLayout(sizes, row + 1, 0, 1, 2)
         layout.setColumnStretch(0, 1)
         self._sizes = {"count": group.count, "trail_length": group.trail_length}
