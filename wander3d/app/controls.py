@@ -62,6 +62,17 @@ def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -
     return False
 
 
+def passes_wheel_on(widget: QWidget, event: QWheelEvent | None) -> bool:
+    """Whether the wheel `event` is left to the scroll area behind `widget` (ignored), as it
+    is unless the widget has focus: scrolling the panel must not change the values it
+    passes over."""
+    if widget.hasFocus():
+        return False
+    if event is not None:
+        event.ignore()
+    return True
+
+
 class PanelSlider(QSlider):
     """A horizontal slider that ignores the wheel unless focused, and keeps its keys."""
 
@@ -70,10 +81,8 @@ class PanelSlider(QSlider):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def wheelEvent(self, event: QWheelEvent | None) -> None:
-        if self.hasFocus():
+        if not passes_wheel_on(self, event):
             super().wheelEvent(event)
-        elif event is not None:
-            event.ignore()  # the scroll area behind scrolls
 
     def event(self, event: QEvent | None) -> bool:
         return keeps_key(event) or super().event(event)
@@ -89,10 +98,8 @@ class PanelSpinBox(QDoubleSpinBox):
         self.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
 
     def wheelEvent(self, event: QWheelEvent | None) -> None:
-        if self.hasFocus():
+        if not passes_wheel_on(self, event):
             super().wheelEvent(event)
-        elif event is not None:
-            event.ignore()
 
     def event(self, event: QEvent | None) -> bool:
         return keeps_key(event) or super().event(event)
@@ -117,10 +124,8 @@ class PanelComboBox(QComboBox):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def wheelEvent(self, event: QWheelEvent | None) -> None:
-        if self.hasFocus():
+        if not passes_wheel_on(self, event):
             super().wheelEvent(event)
-        elif event is not None:
-            event.ignore()
 
 
 class PanelIntSpinBox(QSpinBox):
@@ -138,10 +143,8 @@ class PanelIntSpinBox(QSpinBox):
             self.setSuffix(suffix)
 
     def wheelEvent(self, event: QWheelEvent | None) -> None:
-        if self.hasFocus():
+        if not passes_wheel_on(self, event):
             super().wheelEvent(event)
-        elif event is not None:
-            event.ignore()
 
     def event(self, event: QEvent | None) -> bool:
         return keeps_key(event) or super().event(event)
