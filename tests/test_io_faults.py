@@ -64,6 +64,23 @@ def limited(args: list[str], cwd: Path, limit: int) -> subprocess.CompletedProce
 # --- a full disk --------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_code_cached() -> None:
+    """The kernel and the path measures compiled into numba's cache, as the limited runs
+    below import them, before any disk fills up: numba writes its cache beside the code and
+    fails on a full disk, and these tests are about wander3d's own files."""
+    warm = (
+        "from wander3d.engine.warmup import compile_kernel; "
+        "from wander3d.analysis.sums import compile_passes; compile_kernel(); compile_passes()"
+    )
+    subprocess.run(
+        [sys.executable, "-c", warm],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=True,
+        timeout=300,
+    )
+
+
 @pytest.mark.parametrize("name", ["x.csv", "x.parquet", "x.npz"])
 def test_a_full_disk_names_the_trajectory_and_leaves_nothing(tmp_path, name):
     done = limited(["run", "default", "--seconds", "3", "--out", name], tmp_path, 64 * 1024)
