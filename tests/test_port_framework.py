@@ -3,6 +3,8 @@ block of a core, and writing a port's files. Each language's own tests run its c
 driver against the engine (tests/test_port_js.py, ...)."""
 
 import struct
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +12,9 @@ from scene_support import MINIMAL, write
 
 from wander3d.engine import Simulation
 from wander3d.files import OutputError
-from wander3d.port import Language, PortError, plan_port, write_port
+from wander3d.port import LANGUAGES, Language, PortError, language, plan_port, write_port
 from wander3d.port.language import with_scene_block
+from wander3d.port.licence import LICENCE_LINES, LICENSE_ID, commented
 from wander3d.port.plan import START_HEADER
 from wander3d.scene import load_scene
 
@@ -115,7 +118,7 @@ def test_write_port_writes_every_file_and_the_scene_it_ported(tmp_path, monkeypa
     out = tmp_path / "out"
     assert (out / "__init__.py").read_text() == "x\nBEGIN SCENE\nseed 5\nEND SCENE\n__init__.py"
     assert load_scene(out / "scene.toml") == plan.scene
-    assert (out / "start.txt").read_text() == plan.start
+    assert (out / "start.txt").read_text() == commented("# ") + plan.start
 
 
 def test_write_port_needs_the_parent_folder(tmp_path):
@@ -154,3 +157,25 @@ def test_the_command_says_where_the_port_went_and_how_to_check_it(tmp_path, caps
     assert said.startswith(f"{out}: JavaScript port of 'Five methods compared' (1 group, 60 ")
     assert f"node {out}/conformance.mjs" in said
     assert load_scene(out / "scene.toml").groups[0].name == "seek"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_licence_is_the_one_pyproject_names():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == {"text": LICENSE_ID}
+    assert (ROOT / "LICENSE").read_text().startswith(f"{LICENSE_ID} License\n")
+
+
+@pytest.mark.parametrize("name", list(LANGUAGES))
+def test_every_file_a_port_writes_carries_the_licence_lines_on_top(tmp_path, name):
+    scene = load_scene(write(tmp_path, TWO_GROUPS))
+    written = write_port(plan_port(scene), language(name), tmp_path / "out")
+    for path in written:
+        head = path.read_text().splitlines()[:4]
+        if head[0].startswith("#!"):
+            head = head[1:]
+        for line, wanted in zip(head, LICENCE_LINES, strict=False):
+            assert wanted in line, f"{path.name}: {head}"
+    assert {p.name for p in written} >= {"README.md", "scene.toml", "start.txt"}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
+from .licence import licensed
 from .plan import PortError, PortPlan
 
 #: --lang value -> the subpackage that defines it.
@@ -56,9 +57,12 @@ class Language:
         """Every file of the port of `plan` in this language: relative path -> text."""
         out = {self.core: with_scene_block(self.source(self.core), self.scene_block(plan))}
         out.update({path: self.source(path) for path in self.sources})
-        out["README.md"] = self.readme(plan)
-        out["start.txt"] = plan.start
-        out["scene.toml"] = plan.scene.to_toml()
+        generated = {
+            "README.md": self.readme(plan),
+            "start.txt": plan.start,
+            "scene.toml": plan.scene.to_toml(),
+        }
+        out.update({path: licensed(path, text) for path, text in generated.items()})
         return out
 
 

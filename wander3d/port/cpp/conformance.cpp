@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // conformance.cpp: print this port's run as CSV, exactly as `wander3d run --out ref.csv` does.
 //
 //   g++ -std=c++17 -O2 -ffp-contract=off *.cpp -o conformance && ./conformance SECONDS SAMPLE_RATE > out.csv

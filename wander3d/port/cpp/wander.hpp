@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // wander.hpp: wander3d's wander steering for C++ games (Unreal, any engine), identical to the
 // engine.
 //
@@ -709,7 +711,8 @@ public:
             if (end == std::string::npos) end = text.size();
             std::size_t length = end - at;
             if (length > 0 && text[end - 1] == '\r') length--;  // a checkout may add \r
-            lines.push_back(text.substr(at, length));
+            // The licence lines on top are comments.
+            if (!(lines.empty() && length > 0 && text[at] == '#')) lines.push_back(text.substr(at, length));
             at = end + 1;
         }
         if (lines.size() < static_cast<std::size_t>(count) + 2 || lines[0] != "wander3d-start 1" ||

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // Conformance.cs: print this port's run as CSV, exactly as `wander3d run --out ref.csv` does.
 //
 //   mcs -out:conformance.exe *.cs && mono conformance.exe SECONDS SAMPLE_RATE > out.csv

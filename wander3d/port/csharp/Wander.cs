@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // Wander.cs: wander3d's wander steering for C# games (Unity, Godot 4 C#, any .NET), identical
 // to the engine.
 //
@@ -950,6 +952,15 @@ namespace Wander3d
         public void LoadStart(string text)
         {
             string[] lines = text.Replace("\r", "").Split('\n'); // a checkout may add \r
+            int comments = 0; // the licence lines on top
+            while (comments < lines.Length && lines[comments].StartsWith("#", StringComparison.Ordinal))
+                comments++;
+            if (comments > 0)
+            {
+                string[] rest = new string[lines.Length - comments];
+                Array.Copy(lines, comments, rest, 0, rest.Length);
+                lines = rest;
+            }
             if (lines.Length < Count + 2 || lines[0] != "wander3d-start 1" || lines[1] != "agents " + Count)
                 throw new FormatException("not a wander3d start of " + Count + " agents");
             for (int i = 0; i < Count; i++)

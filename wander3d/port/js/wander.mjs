@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // wander.mjs: wander3d's wander steering for JavaScript games, identical to the engine.
 //
 // A port of wander3d's step (wander3d/engine/kernel.py) that repeats its runs bit for bit: the
@@ -682,6 +684,7 @@ export class Flock {
   loadStart(text) {
     // A git checkout on Windows may give start.txt "\r\n" line ends.
     const lines = text.split(/\r?\n/);
+    while (lines.length > 0 && lines[0].startsWith("#")) lines.shift(); // the licence lines
     if (lines[0] !== "wander3d-start 1" || lines[1] !== `agents ${this.count}`) {
       throw new Error(`not a wander3d start of ${this.count} agents`);
     }

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // WanderComponent.cpp: see WanderComponent.h.
 
 #include "WanderComponent.h"

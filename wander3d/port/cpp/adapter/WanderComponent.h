@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // WanderComponent.h: an Unreal Engine 5 component that runs a wander3d flock (wander.hpp) and
 // draws one instanced mesh per agent. Add it to an actor and set its Agent Mesh.
 //

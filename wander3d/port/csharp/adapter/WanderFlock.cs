@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // WanderFlock.cs: a Unity MonoBehaviour that runs a wander3d flock (Wander.cs) and moves one
 // Transform per agent. Add it to an empty GameObject and give it an agent prefab.
 //

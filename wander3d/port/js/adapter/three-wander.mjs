@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The wander3d authors
+// SPDX-License-Identifier: MIT
 // three-wander.mjs: three.js adapter for wander.mjs (the core). three is your import: pass
 // the THREE namespace in; nothing of three is bundled here.
 //
