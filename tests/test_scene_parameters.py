@@ -142,3 +142,15 @@ def test_camel_case():
     assert camel_case("max_speed") == "maxSpeed"
     assert camel_case("initial_speed") == "initialSpeed"
     assert camel_case("mass") == "mass"
+
+
+def test_the_readmes_example_row_is_the_tables():
+    from scene_support import REPO
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    k = schema.key("groups.wander", "jitter")
+    assert isinstance(k.panel, schema.Slider) and k.port is not None
+    default = f'_engine_default(_W, "{k.name}")'
+    assert f'Key("{k.table}", "{k.name}", FLOAT, {default}, "{k.unit}",' in text
+    assert f'panel=Slider("{k.panel.label}", {k.panel.lo}, {k.panel.hi}),' in text
+    assert f'port=PortNumber("{k.port.note}")),' in text

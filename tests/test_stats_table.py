@@ -158,3 +158,12 @@ def test_atlas_titles_are_the_tables():
     for name, title in ATLAS:
         m = metric_table.metric(name)
         assert title == f"{m.column.header} ({m.unit})"
+
+
+def test_the_readmes_example_row_is_the_tables():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    m = metric_table.metric("mean_speed")
+    c = m.column
+    assert f'"{m.name}", "{m.unit}", "{m.meaning}", metrics.{m.formula.__name__},' in text
+    assert f'"{m.definition}",' in text
+    assert f'Column("{c.header}", "{c.unit}", {c.width}, "{c.spec}", _H),' in text
