@@ -153,4 +153,4 @@ def test_the_readmes_example_row_is_the_tables():
     default = f'_engine_default(_W, "{k.name}")'
     assert f'Key("{k.table}", "{k.name}", FLOAT, {default}, "{k.unit}",' in text
     assert f'panel=Slider("{k.panel.label}", {k.panel.lo}, {k.panel.hi}),' in text
-    assert f'port=PortNumber("{k.port.note}")),' in text
+    assert f'port=PortNumber("{k.port.note}"))' in text
