@@ -47,8 +47,9 @@ class Column:
     """A metric's column in `wander3d stats`' text table.
 
     header:  the column's name, also the name `stats --help` defines it under;
-    unit:    the unit the table shows (a fraction is shown in %, scaled by 100);
-    width:   characters; spec: the format of the number (".1f"); part: which table.
+    unit:    the unit the table shows;
+    width:   characters; spec: the format of the number (".1f"); part: which table;
+    scale:   the number is multiplied by this before it is shown (100: a fraction in %).
     """
 
     header: str
