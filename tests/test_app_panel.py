@@ -180,13 +180,38 @@ def test_agents_and_trail_length_restart_the_run_with_the_new_size(window, qtbot
     group = window.panel.groups[0]
     before = window.session.agent_count
     count = window.session.groups[0].count
-    group.count_box.setValue(count + 5)
-    group.count_box.editingFinished.emit()
+    group.spin_boxes["count"].setValue(count + 5)
+    group.spin_boxes["count"].editingFinished.emit()
     qtbot.waitUntil(lambda: window.session.agent_count == before + 5, timeout=5000)
     assert window.session.step == 0 and window.isWindowModified()
-    assert window.panel.groups[0].count_box.value() == count + 5
+    assert window.panel.groups[0].spin_boxes["count"].value() == count + 5
     group = window.panel.groups[0]
-    group.trail_box.setValue(7)
-    group.trail_box.editingFinished.emit()
+    group.spin_boxes["trail_length"].setValue(7)
+    group.spin_boxes["trail_length"].editingFinished.emit()
     qtbot.waitUntil(lambda: window.session.groups[0].trail_length == 7, timeout=5000)
     assert window.session.agent_count == before + 5  # the count stays
+
+
+def test_a_groups_controls_are_the_parameter_tables_rows(qtbot):
+    from PyQt6.QtWidgets import QLabel
+
+    from wander3d.app.panel import RESTART_NOTE, GroupControls
+    from wander3d.engine import Enclosure, GroupParams, WanderParams
+    from wander3d.scene import schema
+    from wander3d.scene.tunables import tunable_keys
+
+    group = GroupParams(count=7, trail_length=9, wander=WanderParams(method="angle"))
+    controls = GroupControls(0, group, Enclosure())
+    qtbot.addWidget(controls)
+    assert list(controls.controls) == list(tunable_keys(group))
+    spins = [k for k in schema.keys_of("groups").values() if isinstance(k.panel, schema.SpinBox)]
+    assert list(controls.spin_boxes) == [k.name for k in spins] == ["count", "trail_length"]
+    labels = {label.text() for label in controls.findChildren(QLabel)}
+    for k in spins:
+        assert isinstance(k.panel, schema.SpinBox)
+        box = controls.spin_boxes[k.name]
+        assert (box.minimum(), box.maximum(), box.value()) == (k.lo, k.hi, getattr(group, k.name))
+        assert box.toolTip().startswith(k.doc)
+        assert (RESTART_NOTE in box.toolTip()) == k.fixed
+        assert box.suffix() == (f" {k.unit}" if k.panel.shows_unit else "")
+        assert k.panel.label in labels

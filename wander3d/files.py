@@ -114,3 +114,23 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
             os.unlink(name)
             removed.append(Path(name))
     return removed
+
+
+def replace_block(path: Path, start: str, end: str, block: str) -> bool:
+    """Replace the text of `path` from the marker `start` to the marker `end` (both included)
+    with `block`, which carries them again (a README's generated part), writing the file
+    whole; return whether it changed.
+
+    Raises ValueError if `path` lacks the markers, in that order.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    first = text.find(start)
+    last = text.find(end, max(first, 0))
+    if first < 0 or last < 0:
+        raise ValueError(f"{path}: no {start!r} ... {end!r} block")
+    new = text[:first] + block + text[last + len(end) :]
+    if new == text:
+        return False
+    with output_file(Path(path)) as temporary:
+        temporary.write_text(new, encoding="utf-8")
+    return True

@@ -8,10 +8,12 @@
 Runs are sampled by the engine's one recorder (wander3d.engine.recording); `sampling` keeps
 its chunks in memory as `Samples`. Headless: numpy, wander3d.engine and wander3d.scene;
 `tracks`, which reads anyone's tracks from CSV or Parquet, also pyarrow and wander3d.export (a
-file's run record); matplotlib is imported lazily, and only to draw the plot (`plot`). Metric
-definitions: `METRICS_HELP` and the functions of `wander3d.analysis.metrics`.
+file's run record); matplotlib is imported lazily, and only to draw the plot (`plot`). What
+each metric is: one table, `METRICS` (`metric_table`: name, unit, meaning, definition, column),
+and the numpy definitions in `wander3d.analysis.metrics`.
 """
 
+from .metric_table import METRICS, Metric
 from .report import METRICS_HELP, StatsReport, format_table, to_json
 from .sampling import (
     DEFAULT_SAMPLE_RATE,
@@ -26,9 +28,11 @@ from .stats import COVERAGE_CELLS, GroupCurves, GroupStats, compute_stats, group
 __all__ = [
     "COVERAGE_CELLS",
     "DEFAULT_SAMPLE_RATE",
+    "METRICS",
     "METRICS_HELP",
     "GroupCurves",
     "GroupStats",
+    "Metric",
     "SamplePlan",
     "Samples",
     "StatsReport",

@@ -1,4 +1,5 @@
-"""Per-group path statistics of a sampled run (see `metrics` for each definition)."""
+"""Per-group path statistics of a sampled run (each metric's row: `metric_table`; its numpy
+definition: `metrics`)."""
 
 from __future__ import annotations
 
@@ -28,34 +29,10 @@ _KEEP_TURN_RATES = 200_000
 
 @dataclass(frozen=True)
 class GroupStats:
-    """The path metrics of one group (units in the field names' comments).
-
-    name, method:      the group's name and wander method;
-    agents:            agents in the group;
-    mean_speed:        units/s;
-    mean_turn_rate:    deg/s;
-    twitchiness:       mean angular acceleration of the heading, deg/s^2;
-    about_turns:       about-turns per agent per minute;
-    persistence:       1/e time of the turning-axis autocorrelation, s;
-    persistence_censored: True if the autocorrelation never fell below 1/e within the lags
-                       computed, so `persistence` is a lower bound;
-    coverage:          fraction of the box's cells visited by the group, 0..1;
-    wall_contact:      fraction of agent-samples within the wall margin band, 0..1 (NaN when
-                       no enclosure is known, as for external tracks);
-    mean_step:         mean distance between consecutive samples, units;
-    mean_cos_turn:     mean cosine of the 3D turning angle between consecutive steps;
-    mean_sin_turn:     mean sine of the horizontal turn angle (+ anticlockwise from above);
-    persistence_length_crw: mean_step / (1 - mean_cos_turn), units: a CRW's persistence
-                       length (NaN for a straight path);
-    persistence_length_acf: the path length over which the step-direction autocorrelation
-                       falls to 1/e, units: measured, for any path;
-    persistence_length_acf_censored: True if that autocorrelation stayed above 1/e up to the
-                       last lag, so `persistence_length_acf` is a lower bound;
-    msd_slope:         log-log slope of the mean squared displacement against lag;
-    crw_msd_slope:     the same slope of the correlated random walk's predicted MSD;
-    sinuosity:         Benhamou's (2004) general sinuosity, with the mean sine, units^-1/2;
-    sinuosity_symmetric: the same assuming symmetric turns (mean sine 0), units^-1/2;
-    straightness:      mean over agents of net displacement / path length, 0..1.
+    """The path metrics of one group: its name, wander method and agents, then one float per
+    row of the metric table (`metric_table.METRICS`: its unit, meaning and definition), in the
+    table's order, each followed by the bool its row names as its `bound` (True: the value is
+    only a lower bound). The table checks these fields against itself when it loads.
 
     Every field is a plain str, int, bool or float (NaN where undefined), so tools can iterate
     over them with dataclasses.fields.

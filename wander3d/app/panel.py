@@ -39,6 +39,21 @@ METHODS = schema.key("groups.wander", "method").choices
 STEERINGS = schema.key("groups.wander", "steering").choices
 #: Amber, like the app's highlight: a warning, not an error (the scene runs).
 WARNING_STYLE = "color: #f0b429;"
+#: The group keys the panel offers in spin boxes, with how (the parameter table's SpinBox rows).
+SPIN_BOXES = tuple(
+    (k, k.panel) for k in schema.keys_of("groups").values() if isinstance(k.panel, schema.SpinBox)
+)
+#: What a spin box's tooltip adds for a key that sizes the simulation.
+RESTART_NOTE = "Changing it restarts the run from the start (it sizes the simulation)."
+
+
+def _spin_box(k: schema.Key, how: schema.SpinBox, value: int) -> PanelIntSpinBox:
+    """A spin box for whole-number key `k` showing `value`: the key's range, its unit unless
+    the label says it, and its meaning as the tooltip."""
+    suffix = f" {k.unit}" if k.unit and how.shows_unit else ""
+    box = PanelIntSpinBox(int(k.lo or 0), int(k.hi or 0), value, suffix)
+    box.setToolTip(f"{k.doc} {RESTART_NOTE}" if k.fixed else k.doc)
+    return box
 
 
 def _labelled(*rows: tuple[str, QWidget]) -> QGridLayout:
@@ -56,8 +71,8 @@ class GroupControls(QFrame):
     `wander3d check`'s warnings as they become true, its sliders, and its size.
 
     paramChanged(group, key, value) is a live edit (value: float, or the method's or
-    steering's name); sizeChanged(group, key, value) changes `count` or `trail_length`, which
-    restarts the run.
+    steering's name); sizeChanged(group, key, value) changes a key that sizes the run
+    (`count`, `trail_length`: the parameter table's spin boxes), which restarts it.
     """
 
     visibilityChanged = pyqtSignal(int, bool)
@@ -116,23 +131,26 @@ class GroupControls(QFrame):
             layout.addWidget(control, row, 0, 1, 2)
             self.controls[key] = control
 
-        restart = "Changing it restarts the run from the start (it sizes the simulation)"
-        self.count_box = PanelIntSpinBox(1, 10_000_000, group.count)
-        self.count_box.setToolTip(f"{schema.key('groups', 'count').doc} {restart}.")
-        self.trail_box = PanelIntSpinBox(0, 100_000, group.trail_length, " points")
-        self.trail_box.setToolTip(f"{schema.key('groups', 'trail_length').doc} {restart}.")
-        for box, key in ((self.count_box, "count"), (self.trail_box, "trail_length")):
-            box.editingFinished.connect(lambda box=box, key=key: self._size_edited(box, key))
-        sizes = _labelled(("Agents", self.count_box), ("Trail", self.trail_box))
-        layout.addLayout(sizes, row + 1, 0, 1, 2)
+        # The whole-number keys (the parameter table's spin boxes): the agents and the trail.
+        self.spin_boxes = {
+            k.name: _spin_box(k, how, getattr(group, k.name)) for k, how in SPIN_BOXES
+        }
+        for key, box in self.spin_boxes.items():
+            box.editingFinished.connect(lambda box=box, key=key: self._spin_box_edited(box, key))
+        spins = _labelled(*((how.label, self.spin_boxes[k.name]) for k, how in SPIN_BOXES))
+        layout.addLayout(spins, row + 1, 0, 1, 2)
         layout.setColumnStretch(0, 1)
-        self._sizes = {"count": group.count, "trail_length": group.trail_length}
+        self._spin_values = {key: box.value() for key, box in self.spin_boxes.items()}
         self.show_values(group)
 
-    def _size_edited(self, box: PanelIntSpinBox, key: str) -> None:
-        if box.value() != self._sizes[key]:
-            self._sizes[key] = box.value()
+    def _spin_box_edited(self, box: PanelIntSpinBox, key: str) -> None:
+        if box.value() == self._spin_values[key]:
+            return
+        self._spin_values[key] = box.value()
+        if schema.key("groups", key).fixed:
             self.sizeChanged.emit(self.index, key, box.value())
+        else:
+            self.paramChanged.emit(self.index, key, box.value())
 
     def show_values(self, group: GroupParams) -> None:
         """Show `group`'s current parameters (e.g. after a reset) without emitting, and the

@@ -66,12 +66,10 @@ DESCRIPTION = (
 
 
 def _epilog() -> str:
+    from wander3d.analysis.metric_table import target_help
     from wander3d.sweep.like import TURN_DISTANCE
-    from wander3d.sweep.tune import OLD_NAMES, metric_names
+    from wander3d.sweep.tune import OLD_NAMES
 
-    names = textwrap.fill(
-        ", ".join(metric_names()), width=84, initial_indent="  ", subsequent_indent="  "
-    )
     old = ", ".join(sorted(OLD_NAMES)[:2])
     lines = [
         textwrap.fill(
@@ -79,7 +77,7 @@ def _epilog() -> str:
             f"'mean_' may be left out, and the older JSON names ({old}, ...) are accepted:",
             width=88,
         ),
-        names,
+        target_help(),
         textwrap.fill(
             f"With --like also: {TURN_DISTANCE}, the distance between the turn-angle "
             "distributions (Wasserstein distance / the tracks' mean |turn angle|).",

@@ -10,6 +10,7 @@ Recording a run (its sample plan, the batched stepping loop, samples handed out 
 
 from .methods import METHOD_KEYS, METHODS
 from .params import (
+    FIXED_GROUP_FIELDS,
     SHARED_WANDER_KEYS,
     STEERING_MODES,
     Enclosure,
@@ -23,6 +24,7 @@ from .threads import max_threads
 from .trails import TrailBuffer, TrailView
 
 __all__ = [
+    "FIXED_GROUP_FIELDS",
     "METHODS",
     "METHOD_KEYS",
     "SHARED_WANDER_KEYS",

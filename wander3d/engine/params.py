@@ -6,7 +6,7 @@ Units: lengths in world units, time in seconds, angles in radians unless a name 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 STEERING_MODES = ("force", "desired")
 
@@ -45,6 +45,10 @@ class WanderParams:
     steering: str = "force"
 
 
+#: Field metadata of the GroupParams fields that size a simulation's arrays.
+_SIZES = {"sizes": True}
+
+
 @dataclass(frozen=True)
 class GroupParams:
     """One group of identical agents.
@@ -58,22 +62,33 @@ class GroupParams:
     trail_length:   at most this many trail points kept per agent; 0 disables the trail.
     trail_seconds:  how many seconds of path a trail shows, the same at any dt (see
                     `trails.trail_layout` for the points and the steps between them).
+
+    The fields marked `_SIZES` size the simulation's arrays: a running simulation cannot
+    change them (FIXED_GROUP_FIELDS).
     """
 
-    count: int
+    count: int = field(metadata=_SIZES)
     name: str = "wanderers"
     color: str = "#ffb000"
     max_speed: float = 40.0
     max_force: float = 60.0
     mass: float = 1.0
     initial_speed: float | None = None
-    trail_length: int = 150
-    trail_seconds: float = 5.0
+    trail_length: int = field(default=150, metadata=_SIZES)
+    trail_seconds: float = field(default=5.0, metadata=_SIZES)
     wander: WanderParams = field(default_factory=WanderParams)
 
     @property
     def start_speed(self) -> float:
         return self.max_speed / 2 if self.initial_speed is None else self.initial_speed
+
+
+#: The GroupParams fields a running simulation cannot change (they size its arrays), in field
+#: order: a change to one needs a new Simulation. The scene schema, the session's edits and the
+#: app's panel read this; it is declared on the fields above.
+FIXED_GROUP_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(GroupParams) if f.metadata.get("sizes")
+)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import kernel
 from .methods import State, traits
-from .params import Enclosure, GroupParams, RunSpec
+from .params import FIXED_GROUP_FIELDS, Enclosure, GroupParams, RunSpec
 from .snapshot import Snapshot
 from .threads import max_threads, use_threads
 from .trails import TrailBuffer, TrailView, trail_layout
@@ -319,14 +319,12 @@ class Simulation:
     def update_group(self, index: int, params: GroupParams) -> None:
         """Change group `index`'s parameters in the running simulation, from the next step.
 
-        Anything but `count`, `trail_length` and `trail_seconds` may change; a new method
-        starts from the current target (see `_switch_method_state`). Raises ValueError for the
-        others (they need a new Simulation).
+        Anything but the FIXED_GROUP_FIELDS (`count`, `trail_length`, `trail_seconds`) may
+        change; a new method starts from the current target (see `_switch_method_state`).
+        Raises ValueError for those (they need a new Simulation).
         """
         old = self.groups[index]
-        for key in ("count", "trail_length", "trail_seconds"):
-            if getattr(params, key) != getattr(old, key):
-                raise ValueError(f"{key} cannot change in a running simulation")
+        _check_fixed(old, params)
         groups = list(self.groups)
         groups[index] = params
         self.groups = tuple(groups)
@@ -351,9 +349,7 @@ class Simulation:
         For when live edits become the scene, e.g. after saving them to a file.
         """
         for old, new in zip(self._initial_groups, groups, strict=True):
-            for key in ("count", "trail_length", "trail_seconds"):
-                if getattr(new, key) != getattr(old, key):
-                    raise ValueError(f"{key} cannot change in a running simulation")
+            _check_fixed(old, new)
         self._initial_groups = tuple(groups)
 
     def update_wander(self, index: int, **changes: Any) -> None:
@@ -548,6 +544,13 @@ class Simulation:
         for trail in self._trails:
             trail.restart()
             trail.sync(self.step_count)
+
+
+def _check_fixed(old: GroupParams, new: GroupParams) -> None:
+    """Raise ValueError if `new` changes a field that sizes the simulation."""
+    for key in FIXED_GROUP_FIELDS:
+        if getattr(new, key) != getattr(old, key):
+            raise ValueError(f"{key} cannot change in a running simulation")
 
 
 def _turn_about_y(v: Array, angle: Array) -> Array:

@@ -94,6 +94,143 @@ def rotations(headings: Array) -> Array:
     return q.astype(np.float32)
 
 
+class _Buffer:
+    """The .glb's one binary buffer as it is built: its bytes, the views into it (each
+    4-byte aligned) and the accessors that read them; each method returns the new item's
+    index."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes | memoryview] = []
+        self.views: list[gl.BufferView] = []
+        self.accessors: list[gl.Accessor] = []
+        self.size = 0
+
+    def view(self, data: Array, target: int | None = None) -> int:
+        """A view of `data`, appended to the buffer; `target`: a vertex or index buffer."""
+        padding = -self.size % 4
+        self.parts.append(b"\0" * padding)
+        self.size += padding
+        self.views.append(
+            gl.BufferView(buffer=0, byteOffset=self.size, byteLength=data.nbytes, target=target)
+        )
+        self.parts.append(np.ascontiguousarray(data).data.cast("B"))
+        self.size += data.nbytes
+        return len(self.views) - 1
+
+    def accessor(
+        self,
+        view: int,
+        kind: str,
+        count: int,
+        component: int = _FLOAT,
+        offset: int = 0,
+        bounds: tuple[list, list] | None = None,
+    ) -> int:
+        """`count` elements of type `kind` (gl.VEC3, ...) in view `view` from byte `offset`;
+        `bounds`: their (min, max), which glTF requires of positions and animation times."""
+        a = gl.Accessor(
+            bufferView=view, byteOffset=offset, componentType=component, count=count, type=kind
+        )
+        if bounds is not None:
+            a.min, a.max = bounds
+        self.accessors.append(a)
+        return len(self.accessors) - 1
+
+    def blob(self) -> bytes:
+        return b"".join(self.parts)
+
+
+def _material(name: str, rgba: list[float], **pbr: float) -> gl.Material:
+    """A non-metallic material of colour `rgba` (linear); `pbr`: more PbrMetallicRoughness."""
+    return gl.Material(
+        name=name,
+        pbrMetallicRoughness=gl.PbrMetallicRoughness(
+            baseColorFactor=rgba, metallicFactor=0.0, **pbr
+        ),
+    )
+
+
+def _mesh(name: str, position: int, indices: int, material: int, **primitive: int) -> gl.Mesh:
+    """A mesh of one primitive: accessors `position` and `indices`; `primitive`: its mode."""
+    attributes = gl.Attributes(POSITION=position)
+    return gl.Mesh(
+        name=name,
+        primitives=[
+            gl.Primitive(attributes=attributes, indices=indices, material=material, **primitive)
+        ],
+    )
+
+
+def _shape(buffer: _Buffer, vertices: Array, indices: Array) -> tuple[int, int]:
+    """The accessors of a shape's (V, 3) float32 vertices and its uint16 indices."""
+    bounds = (vertices.min(0).tolist(), vertices.max(0).tolist())
+    position = buffer.accessor(buffer.view(vertices, _ARRAY), gl.VEC3, len(vertices), bounds=bounds)
+    index = buffer.accessor(
+        buffer.view(indices, _ELEMENTS), gl.SCALAR, len(indices), gl.UNSIGNED_SHORT
+    )
+    return position, index
+
+
+def _meshes(
+    scene: Scene, buffer: _Buffer, low: Array, high: Array
+) -> tuple[list[gl.Mesh], list[gl.Material]]:
+    """A cone in each group's colour (mesh and material i: group i), then the box's lines."""
+    cone_at, cone_index_at = _shape(buffer, *cone(CONE_LENGTH * float(np.max(high - low))))
+    box_at, box_index_at = _shape(buffer, *box_lines(low, high))
+    materials = [_material(g.name, linear_rgba(g.color), roughnessFactor=0.8) for g in scene.groups]
+    materials.append(_material("box", list(BOX_COLOR)))
+    meshes = [
+        _mesh(f"{g.name} cone", cone_at, cone_index_at, material=i)
+        for i, g in enumerate(scene.groups)
+    ]
+    meshes.append(_mesh("box", box_at, box_index_at, len(scene.groups), mode=gl.LINES))
+    return meshes, materials
+
+
+def _agents(
+    scene: Scene,
+    buffer: _Buffer,
+    positions: Array,
+    turns: Array,
+    views: tuple[int, int],
+    times_at: int,
+) -> tuple[list[gl.Node], gl.Animation]:
+    """A node per agent, showing its group's cone (mesh = group) at its first pose, and the
+    animation that moves it: a translation and a rotation channel per agent, at the times of
+    accessor `times_at`, reading its keyframes from `views`, the buffer's views of
+    `positions` (N, T, 3) and `turns` (N, T, 4)."""
+    n, t = positions.shape[:2]
+    positions_view, turns_view = views
+    nodes: list[gl.Node] = []
+    samplers: list[gl.AnimationSampler] = []
+    channels: list[gl.AnimationChannel] = []
+    group_of = np.repeat(np.arange(len(scene.groups)), [g.count for g in scene.groups])
+    for agent in range(n):
+        # One accessor per agent into the shared views (their byte offsets).
+        moves = buffer.accessor(positions_view, gl.VEC3, t, offset=agent * t * 12)
+        rotates = buffer.accessor(turns_view, gl.VEC4, t, offset=agent * t * 16)
+        group = int(group_of[agent])
+        nodes.append(
+            gl.Node(
+                name=f"{scene.groups[group].name} {agent}",
+                mesh=group,
+                translation=positions[agent, 0].tolist(),
+                rotation=turns[agent, 0].tolist(),
+            )
+        )
+        for target, output in (("translation", moves), ("rotation", rotates)):
+            samplers.append(
+                gl.AnimationSampler(input=times_at, output=output, interpolation=gl.LINEAR)
+            )
+            channels.append(
+                gl.AnimationChannel(
+                    sampler=len(samplers) - 1,
+                    target=gl.AnimationChannelTarget(node=agent, path=target),
+                )
+            )
+    return nodes, gl.Animation(name=scene.name, samplers=samplers, channels=channels)
+
+
 class GlbWriter:
     """Collects the samples agent-major (each agent's keyframes contiguous, as glTF's
     animation accessors must be) and writes the .glb in `finish`."""
@@ -115,148 +252,23 @@ class GlbWriter:
         """Nothing is open between `write` calls."""
 
     def finish(self) -> None:
+        """Write the .glb: the agents' nodes and animation, the cones and the box, and the run
+        record. The buffer holds the keyframes' times, positions and rotations, then the
+        meshes' geometry."""
         scene, record = self._scene, self._provenance
-        n, t = self._positions.shape[:2]
+        t = self._positions.shape[1]
         low = np.asarray(scene.enclosure.min, dtype=np.float32)
         high = np.asarray(scene.enclosure.max, dtype=np.float32)
         times = (np.arange(t) * record.sample_interval).astype(np.float32)
-        quats = rotations(self._headings)
+        turns = rotations(self._headings)
         del self._headings
-        first_turns = quats[:, 0]  # the pose before the animation plays
-        cone_vertices, cone_indices = cone(CONE_LENGTH * float(np.max(high - low)))
-        box_vertices, box_indices = box_lines(low, high)
 
-        parts: list[bytes | memoryview] = []
-        views: list[gl.BufferView] = []
-        size = 0
-
-        def view(data: Array, target: int | None = None) -> int:
-            nonlocal size
-            parts.append(b"\0" * (-size % 4))  # every view starts 4-byte aligned
-            size += -size % 4
-            views.append(
-                gl.BufferView(buffer=0, byteOffset=size, byteLength=data.nbytes, target=target)
-            )
-            parts.append(np.ascontiguousarray(data).data.cast("B"))
-            size += data.nbytes
-            return len(views) - 1
-
-        accessors: list[gl.Accessor] = []
-
-        def accessor(
-            view_index: int,
-            kind: str,
-            count: int,
-            component: int = _FLOAT,
-            offset: int = 0,
-            bounds: tuple[list, list] | None = None,
-        ) -> int:
-            a = gl.Accessor(
-                bufferView=view_index,
-                byteOffset=offset,
-                componentType=component,
-                count=count,
-                type=kind,
-            )
-            if bounds is not None:
-                a.min, a.max = bounds
-            accessors.append(a)
-            return len(accessors) - 1
-
+        buffer = _Buffer()
         span = ([float(times[0])], [float(times[-1])])
-        times_at = accessor(view(times), gl.SCALAR, t, bounds=span)
-        positions_view = view(self._positions)
-        rotations_view = view(quats)
-        cone_at = accessor(
-            view(cone_vertices, _ARRAY),
-            gl.VEC3,
-            len(cone_vertices),
-            bounds=(cone_vertices.min(0).tolist(), cone_vertices.max(0).tolist()),
-        )
-        cone_index_at = accessor(
-            view(cone_indices, _ELEMENTS), gl.SCALAR, len(cone_indices), gl.UNSIGNED_SHORT
-        )
-        box_at = accessor(
-            view(box_vertices, _ARRAY),
-            gl.VEC3,
-            len(box_vertices),
-            bounds=(low.tolist(), high.tolist()),
-        )
-        box_index_at = accessor(
-            view(box_indices, _ELEMENTS), gl.SCALAR, len(box_indices), gl.UNSIGNED_SHORT
-        )
-
-        materials = [
-            gl.Material(
-                name=g.name,
-                pbrMetallicRoughness=gl.PbrMetallicRoughness(
-                    baseColorFactor=linear_rgba(g.color), metallicFactor=0.0, roughnessFactor=0.8
-                ),
-            )
-            for g in scene.groups
-        ]
-        materials.append(
-            gl.Material(
-                name="box",
-                pbrMetallicRoughness=gl.PbrMetallicRoughness(
-                    baseColorFactor=list(BOX_COLOR), metallicFactor=0.0
-                ),
-            )
-        )
-        meshes = [
-            gl.Mesh(
-                name=f"{g.name} cone",
-                primitives=[
-                    gl.Primitive(
-                        attributes=gl.Attributes(POSITION=cone_at),
-                        indices=cone_index_at,
-                        material=i,
-                    )
-                ],
-            )
-            for i, g in enumerate(scene.groups)
-        ]
-        meshes.append(
-            gl.Mesh(
-                name="box",
-                primitives=[
-                    gl.Primitive(
-                        attributes=gl.Attributes(POSITION=box_at),
-                        indices=box_index_at,
-                        mode=gl.LINES,
-                        material=len(scene.groups),
-                    )
-                ],
-            )
-        )
-
-        nodes: list[gl.Node] = []
-        samplers: list[gl.AnimationSampler] = []
-        channels: list[gl.AnimationChannel] = []
-        group_of = np.repeat(np.arange(len(scene.groups)), [g.count for g in scene.groups])
-        for agent in range(n):
-            # One accessor per agent into the shared views (their byte offsets).
-            moves = accessor(positions_view, gl.VEC3, t, offset=agent * t * 12)
-            turns = accessor(rotations_view, gl.VEC4, t, offset=agent * t * 16)
-            group = int(group_of[agent])
-            nodes.append(
-                gl.Node(
-                    name=f"{scene.groups[group].name} {agent}",
-                    mesh=group,
-                    translation=self._positions[agent, 0].tolist(),
-                    rotation=first_turns[agent].tolist(),
-                )
-            )
-            for target, output in (("translation", moves), ("rotation", turns)):
-                samplers.append(
-                    gl.AnimationSampler(input=times_at, output=output, interpolation=gl.LINEAR)
-                )
-                channels.append(
-                    gl.AnimationChannel(
-                        sampler=len(samplers) - 1,
-                        target=gl.AnimationChannelTarget(node=agent, path=target),
-                    )
-                )
+        times_at = buffer.accessor(buffer.view(times), gl.SCALAR, t, bounds=span)
+        views = buffer.view(self._positions), buffer.view(turns)
+        meshes, materials = _meshes(scene, buffer, low, high)
+        nodes, animation = _agents(scene, buffer, self._positions, turns, views, times_at)
         nodes.append(gl.Node(name="box", mesh=len(meshes) - 1))
 
         gltf = gl.GLTF2(
@@ -269,10 +281,10 @@ class GlbWriter:
             nodes=nodes,
             meshes=meshes,
             materials=materials,
-            accessors=accessors,
-            bufferViews=views,
-            buffers=[gl.Buffer(byteLength=size)],
-            animations=[gl.Animation(name=scene.name, samplers=samplers, channels=channels)],
+            accessors=buffer.accessors,
+            bufferViews=buffer.views,
+            buffers=[gl.Buffer(byteLength=buffer.size)],
+            animations=[animation],
         )
-        gltf.set_binary_blob(b"".join(parts))
+        gltf.set_binary_blob(buffer.blob())
         gltf.save_binary(str(self._path))

@@ -8,7 +8,7 @@ import numpy as np
 
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.methods import traits
-from wander3d.scene import Scene
+from wander3d.scene import Scene, schema
 
 #: The start state's doubles per agent, in start.txt's order (docs/ports.md, "Start"): the
 #: Simulation attribute and its columns.
@@ -24,20 +24,28 @@ START_DOUBLES = (
     ("_seek_timers", 1),
 )
 START_HEADER = "wander3d-start 1"
+
+
+def camel_case(key: str) -> str:
+    """A scene key as the ports name it: max_speed -> maxSpeed."""
+    first, *rest = key.split("_")
+    return first + "".join(word.capitalize() for word in rest)
+
+
+def _group_number(k: schema.Key, port: schema.PortNumber) -> tuple[str, str, str]:
+    attribute = port.attribute or k.name
+    owner = "wander." if k.table == "groups.wander" else ""
+    return camel_case(k.name), owner + attribute, port.note
+
+
 #: A group's numbers every port's scene block sets, in this order: the port's (camelCase)
 #: name, the GroupParams attribute (wander.*: its WanderParams'), and the note beside it.
-GROUP_NUMBERS = (
-    ("maxSpeed", "max_speed", "units/s"),
-    ("maxForce", "max_force", "mass*units/s^2: limit on the steering force"),
-    ("mass", "mass", "acceleration = force / mass"),
-    ("initialSpeed", "start_speed", "units/s, for agents spawned by the port"),
-    ("distance", "wander.distance", "units: the wander sphere's centre ahead of the agent"),
-    ("radius", "wander.radius", "units: the wander sphere's radius"),
-    ("jitter", "wander.jitter", "units/sqrt(s): sphere's random displacement"),
-    ("rate", "wander.rate", "rad/sqrt(s): angle's random walk of yaw and pitch"),
-    ("frequency", "wander.frequency", "1/s: noise's pace"),
-    ("interval", "wander.interval", "s: seek's time between new points"),
-    ("vertical", "wander.vertical", "0..1: up/down freedom (1 isotropic, 0 level)"),
+#: The rows of the parameter table with a `port` number (`schema.KEYS`), in its order.
+GROUP_NUMBERS: tuple[tuple[str, str, str], ...] = tuple(
+    _group_number(k, k.port)
+    for table in ("groups", "groups.wander")
+    for k in schema.keys_of(table).values()
+    if k.port is not None
 )
 
 

@@ -1,9 +1,17 @@
-"""The scene file format: one table of every key, used by validation, defaults and the docs.
+"""The parameter table: one row per scene-file key, read by every layer that needs to know.
 
-Each `Key` names its table, type, default, unit, allowed range and meaning. The loader
-(`wander3d.scene.validate`) reads ranges and choices from here, `Scene` dataclasses take their
-defaults from here, and `markdown_table()` renders the README's reference from here, so the three
-cannot drift apart. Engine defaults (`wander3d.engine.params`) are read, not repeated.
+Each `Key` names its table, type, default, unit, allowed range and meaning, how the app's panel
+and the shared page offer it live (`panel`: a slider, or a spin box for a key that sizes the
+run), and the number a port's scene block sets for it (`port`). Whether a running simulation
+can change it (`fixed`) and its default are the engine's, read rather than repeated
+(`wander3d.engine.params`).
+
+Readers: validation (`wander3d.scene.validate`: ranges, choices, the words of `wander3d check`'s
+errors), the `Scene` dataclasses' defaults, the README's reference (`markdown_table()`), the
+panel's and the shared page's controls (`wander3d.scene.tunables`), sweep and tune key paths
+(`wander3d.sweep.keys`) and the ports' scene blocks (`wander3d.port.plan.GROUP_NUMBERS`).
+Adding a parameter is one row here (plus, for an engine parameter, its field in
+`wander3d.engine.params` and its use in the kernel).
 
 Run `python -m wander3d.scene README.md` to refresh the README's table in place.
 """
@@ -18,6 +26,7 @@ from typing import Any
 
 from wander3d.engine.methods import METHOD_KEYS, METHOD_TABLE, METHODS
 from wander3d.engine.params import (
+    FIXED_GROUP_FIELDS,
     SHARED_WANDER_KEYS,
     STEERING_MODES,
     Enclosure,
@@ -62,6 +71,47 @@ GROUP_PALETTE = (
 
 
 @dataclass(frozen=True)
+class Slider:
+    """A float key the app's panel and the shared page let people tune while the run goes.
+
+    label:   what the control says ("Max speed");
+    lo, hi:  the slider's default range (the key's unit); a scene value beyond it stretches it;
+    log:     a logarithmic slider, for a key that spans decades (lo > 0).
+    """
+
+    label: str
+    lo: float
+    hi: float
+    log: bool = False
+
+
+@dataclass(frozen=True)
+class SpinBox:
+    """A whole-number key the app's panel offers in a spin box (its range: the key's).
+
+    label:       what the panel says beside it ("Agents");
+    shows_unit:  the number is followed by the key's unit (not where the label says it).
+    """
+
+    label: str
+    shows_unit: bool = True
+
+
+@dataclass(frozen=True)
+class PortNumber:
+    """A group key as a number of every port's scene block (`wander3d.port.plan`).
+
+    note:       the comment beside it in the generated code (ASCII: unit, and what it does);
+    attribute:  the GroupParams attribute the port takes its value from, where it is not the
+                key itself (initial_speed: `start_speed`, the default resolved).
+    The port's name for it is the key in camelCase (max_speed: maxSpeed).
+    """
+
+    note: str
+    attribute: str | None = None
+
+
+@dataclass(frozen=True)
 class Key:
     """One key of a scene file.
 
@@ -78,6 +128,9 @@ class Key:
     required: the key has no default and must be given.
     default_doc: how the docs show a computed default.
     methods:  for wander keys only: the methods that read it; empty means every method.
+    panel:    how the app's panel offers it: a Slider (tuned live; the shared page offers it
+              too), a SpinBox (whole numbers), or None (not in the panel).
+    port:     for group keys: the number a port's scene block sets for it, or None.
     """
 
     table: str
@@ -94,6 +147,19 @@ class Key:
     required: bool = False
     default_doc: str | None = None
     methods: tuple[str, ...] = ()
+    panel: Slider | SpinBox | None = None
+    port: PortNumber | None = None
+
+    @property
+    def tunable(self) -> bool:
+        """Whether people tune it live (a slider in the panel and on the shared page)."""
+        return isinstance(self.panel, Slider)
+
+    @property
+    def fixed(self) -> bool:
+        """Whether it sizes the simulation, so a running one cannot change it (the engine's
+        FIXED_GROUP_FIELDS): the app restarts the run to change it."""
+        return self.table == "groups" and self.name in FIXED_GROUP_FIELDS
 
     @property
     def path(self) -> str:
@@ -182,25 +248,29 @@ KEYS: tuple[Key, ...] = (
     Key("groups", "name", STRING, None, "", "Shown in the side panel; unique within the scene.",
         default_doc='"group N" (N: its position, from 1)'),
     Key("groups", "count", INTEGER, None, "agents", "Number of agents in the group.",
-        lo=1, hi=MAX_COUNT, required=True, default_doc="required"),
+        lo=1, hi=MAX_COUNT, required=True, default_doc="required",
+        panel=SpinBox("Agents", shows_unit=False)),
     Key("groups", "color", COLOR, None, "",
         'Agent and trail colour: "#rrggbb", "#rgb" or a CSS name such as "orange".',
         default_doc="a palette colour by position"),
     Key("groups", "max_speed", FLOAT, _engine_default(_G, "max_speed"), "units/s",
-        "Speed limit.", lo=0, lo_open=True, hi=_M),
+        "Speed limit.", lo=0, lo_open=True, hi=_M,
+        panel=Slider("Max speed", 0.5, 300.0, log=True), port=PortNumber("units/s")),
     Key("groups", "max_force", FLOAT, _engine_default(_G, "max_force"), "mass·units/s²",
         "Limit on the total steering force; with `mass` it sets how fast agents can turn.",
-        lo=0, lo_open=True, hi=_M),
+        lo=0, lo_open=True, hi=_M, panel=Slider("Max force", 0.5, 600.0, log=True),
+        port=PortNumber("mass*units/s^2: limit on the steering force")),
     Key("groups", "mass", FLOAT, _engine_default(_G, "mass"), "",
         "Acceleration = force / mass: heavier agents turn more slowly.",
-        lo=1e-6, hi=_M),
+        lo=1e-6, hi=_M, port=PortNumber("acceleration = force / mass")),
     Key("groups", "initial_speed", FLOAT, None, "units/s",
         "Starting speed along a random heading; 0 starts agents at rest. At most `max_speed`.",
-        lo=0, hi=_M, default_doc="max_speed / 2"),
+        lo=0, hi=_M, default_doc="max_speed / 2",
+        port=PortNumber("units/s, for agents spawned by the port", attribute="start_speed")),
     Key("groups", "trail_length", INTEGER, _engine_default(_G, "trail_length"), "points",
         "Trail points kept per agent (at most; fewer when `trail_seconds` is shorter than one "
         "point a step); 0 draws no trail. Memory is at most count * trail_length * 13 bytes.",
-        lo=0, hi=MAX_TRAIL_LENGTH),
+        lo=0, hi=MAX_TRAIL_LENGTH, panel=SpinBox("Trail")),
     Key("groups", "trail_seconds", FLOAT, _engine_default(_G, "trail_seconds"), "s",
         "How much of each agent's path its trail shows, the same at any `dt` (it replaces "
         "`trail_every`, which counted steps).", lo=0, lo_open=True, hi=MAX_TRAIL_SECONDS),
@@ -209,28 +279,37 @@ KEYS: tuple[Key, ...] = (
         "; ".join(f"{m.name}: {m.summary}" for m in METHOD_TABLE) + ".", choices=METHODS),
     Key("groups.wander", "distance", FLOAT, _engine_default(_W, "distance"), "units",
         "How far ahead of the agent the wander sphere's centre sits.",
-        lo=0, hi=_M, methods=_wander_methods("distance")),
+        lo=0, hi=_M, methods=_wander_methods("distance"), panel=Slider("Distance", 0.0, 120.0),
+        port=PortNumber("units: the wander sphere's centre ahead of the agent")),
     Key("groups.wander", "radius", FLOAT, _engine_default(_W, "radius"), "units",
         "Radius of the wander sphere; with `distance` it sets how hard an agent can turn.",
-        lo=0, lo_open=True, hi=_M, methods=_wander_methods("radius")),
+        lo=0, lo_open=True, hi=_M, methods=_wander_methods("radius"),
+        panel=Slider("Radius", 0.1, 60.0, log=True),
+        port=PortNumber("units: the wander sphere's radius")),
     Key("groups.wander", "jitter", FLOAT, _engine_default(_W, "jitter"), "units/√s",
         "Size of the random displacement added to the target; the target's direction "
         "decorrelates (to 1/e) in 5·(radius/jitter)² s.",
-        lo=0, hi=_M, methods=_wander_methods("jitter")),
+        lo=0, hi=_M, methods=_wander_methods("jitter"), panel=Slider("Jitter", 0.0, 60.0),
+        port=PortNumber("units/sqrt(s): sphere's random displacement")),
     Key("groups.wander", "rate", FLOAT, _engine_default(_W, "rate"), "rad/√s",
         "How fast the target's two angles relative to the heading random-walk; its yaw "
         "decorrelates (to 1/e) in 6/rate² s, and its pitch reverts to level.",
-        lo=0, hi=_M, methods=_wander_methods("rate")),
+        lo=0, hi=_M, methods=_wander_methods("rate"), panel=Slider("Rate", 0.0, 5.0),
+        port=PortNumber("rad/sqrt(s): angle's random walk of yaw and pitch")),
     Key("groups.wander", "frequency", FLOAT, _engine_default(_W, "frequency"), "1/s",
         "How fast the noise driving the target changes; lower is lazier.",
-        lo=0, lo_open=True, hi=_M, methods=_wander_methods("frequency")),
+        lo=0, lo_open=True, hi=_M, methods=_wander_methods("frequency"),
+        panel=Slider("Frequency", 0.01, 3.0, log=True), port=PortNumber("1/s: noise's pace")),
     Key("groups.wander", "interval", FLOAT, _engine_default(_W, "interval"), "s",
         "Seconds between picks of a new random point of the box to seek.",
-        lo=0, lo_open=True, hi=_M, methods=_wander_methods("interval")),
+        lo=0, lo_open=True, hi=_M, methods=_wander_methods("interval"),
+        panel=Slider("Interval", 0.1, 30.0, log=True),
+        port=PortNumber("s: seek's time between new points")),
     Key("groups.wander", "vertical", FLOAT, _engine_default(_W, "vertical"), "",
         "Scales up/down motion: 1 turns equally in every direction, 0.2 swims like a fish, "
         "0 stays level. It keeps its meaning however long a run lasts, and agents start as "
-        "level as they will stay.", lo=0, hi=1),
+        "level as they will stay.", lo=0, hi=1, panel=Slider("Vertical", 0.0, 1.0),
+        port=PortNumber("0..1: up/down freedom (1 isotropic, 0 level)")),
     Key("groups.wander", "steering", CHOICE, _engine_default(_W, "steering"), "",
         "force: the vector to the target is the steering force (Reynolds); desired: a desired "
         "velocity towards the target at max_speed, steering = desired - velocity.",
@@ -294,6 +373,10 @@ def _default_text(k: Key) -> str:
     return _num(d) if isinstance(d, float) else str(d)
 
 
+#: What the reference says of a key that sizes the simulation (`Key.fixed`).
+FIXED_NOTE = "It sizes the simulation, so changing it starts the run again."
+
+
 def _cell(text: str) -> str:
     """Escape a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
@@ -309,6 +392,8 @@ def markdown_table() -> str:
         meaning = k.doc
         if k.methods:
             meaning += " Used by method " + ", ".join(f'"{m}"' for m in k.methods) + "."
+        if k.fixed:
+            meaning += " " + FIXED_NOTE
         cells = (
             f"`{k.path}`",
             k.type,

@@ -1,14 +1,18 @@
 """The parameters people tune live, with their slider ranges: the app's panel and the shared
 web page (`wander3d share`) offer the same ones, on the same scales.
 
-Qt-free, so headless layers can describe the controls without drawing them.
+A view of the parameter table (`schema.KEYS`, the rows with a `Slider`): which keys, their
+labels and ranges are declared there. Qt-free, so headless layers can describe the controls
+without drawing them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wander3d.engine import METHOD_KEYS, GroupParams
+from wander3d.engine import GroupParams
+
+from . import schema
 
 
 @dataclass(frozen=True)
@@ -27,26 +31,29 @@ class ParamSpec:
     log: bool = False
 
 
+def _spec(k: schema.Key, slider: schema.Slider) -> ParamSpec:
+    return ParamSpec(k.name, k.table, slider.label, slider.lo, slider.hi, slider.log)
+
+
+#: The tunable keys by name, wander keys first, each table in the schema's order.
 PARAMS = {
-    p.key: p
-    for p in (
-        ParamSpec("distance", "groups.wander", "Distance", 0.0, 120.0),
-        ParamSpec("radius", "groups.wander", "Radius", 0.1, 60.0, log=True),
-        ParamSpec("jitter", "groups.wander", "Jitter", 0.0, 60.0),
-        ParamSpec("rate", "groups.wander", "Rate", 0.0, 5.0),
-        ParamSpec("frequency", "groups.wander", "Frequency", 0.01, 3.0, log=True),
-        ParamSpec("interval", "groups.wander", "Interval", 0.1, 30.0, log=True),
-        ParamSpec("vertical", "groups.wander", "Vertical", 0.0, 1.0),
-        ParamSpec("max_speed", "groups", "Max speed", 0.5, 300.0, log=True),
-        ParamSpec("max_force", "groups", "Max force", 0.5, 600.0, log=True),
-    )
+    k.name: _spec(k, k.panel)
+    for table in ("groups.wander", "groups")
+    for k in schema.keys_of(table).values()
+    if isinstance(k.panel, schema.Slider)
 }
 
 
 def tunable_keys(group: GroupParams) -> tuple[str, ...]:
-    """The parameters offered for `group`: its method's wander keys, how much it moves up and
-    down, then its limits."""
-    return (*METHOD_KEYS[group.wander.method], "vertical", "max_speed", "max_force")
+    """The parameters offered for `group`: the wander keys its method reads and the ones every
+    method reads (how much it moves up and down), then its limits."""
+    method = group.wander.method
+    wander = schema.keys_of("groups.wander")
+    return tuple(
+        name
+        for name, spec in PARAMS.items()
+        if spec.table == "groups" or not wander[name].methods or method in wander[name].methods
+    )
 
 
 def param_value(group: GroupParams, key: str) -> float:

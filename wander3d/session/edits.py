@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from wander3d.engine import GroupParams, WanderParams
+from wander3d.engine import FIXED_GROUP_FIELDS, GroupParams, WanderParams
 
 #: GroupParams fields a running simulation cannot change (they size its arrays).
-FIXED_FIELDS = frozenset({"count", "trail_length", "trail_seconds"})
+FIXED_FIELDS = frozenset(FIXED_GROUP_FIELDS)
 _GROUP_FIELDS = frozenset(f.name for f in dataclasses.fields(GroupParams)) - {"wander"}
 _WANDER_FIELDS = frozenset(f.name for f in dataclasses.fields(WanderParams))
 

@@ -13,17 +13,15 @@ from typing import IO, Any
 import numpy as np
 import pyarrow as pa
 
+from wander3d.analysis.metric_table import metric as metric_row
 from wander3d.scene import schema
 
 from .keys import KeyPathError, parse_key_path
 
-#: (column, title) of the metrics the atlas shows.
-METRICS = (
-    ("mean_turn_rate", "turn rate (deg/s)"),
-    ("twitchiness", "twitchiness (deg/s²)"),
-    ("persistence", "persistence (s)"),
-    ("about_turns", "about-turns (/agent/min)"),
-    ("wall_contact", "wall contact (fraction)"),
+#: (column, title) of the metrics the atlas shows; titles from the metric table.
+METRICS = tuple(
+    (name, metric_row(name).title)
+    for name in ("mean_turn_rate", "twitchiness", "persistence", "about_turns", "wall_contact")
 )
 
 
@@ -144,9 +142,10 @@ def _heatmap(ax, rows, keys, group: str, metric: str, title: str, fig) -> None:
     ax.set_yticks(range(len(ys)), [_label(v) for v in ys], fontsize=TICK_SIZE)
     ax.set_xlabel(axis_title(keys[0]), fontsize=AXIS_SIZE)
     ax.set_ylabel(axis_title(keys[1]), fontsize=AXIS_SIZE)
-    if metric == "persistence" and "persistence_censored" in rows:
+    flag = metric_row(metric).bound
+    if flag is not None and flag in rows:
         # A lower bound is no value: the mean of the seeds is at least what the cell shows.
-        _, censored = _grid(rows, keys, group, "persistence_censored")
+        _, censored = _grid(rows, keys, group, flag)
         for (i, j), flags in censored.items():
             if any(flags):
                 mark = ax.text(i, j, CENSORED_MARK, ha="center", va="center", color="black",
@@ -168,9 +167,10 @@ def _lines(ax, rows, key: str, group: str, metric: str) -> None:
     high = np.array([np.max(v) for v in values])[order]
     (line,) = ax.plot(positions[order], mean, marker="o", markersize=3, label=group)
     ax.fill_between(positions[order], low, high, color=line.get_color(), alpha=0.25, linewidth=0)
-    if metric == "persistence" and "persistence_censored" in rows:
+    flag = metric_row(metric).bound
+    if flag is not None and flag in rows:
         # Lower bounds are drawn as what they are: an upward arrow from the value.
-        _, censored = _grid(rows, [key], group, "persistence_censored")
+        _, censored = _grid(rows, [key], group, flag)
         bound = np.array([any(censored.get((i,), [False])) for i in range(len(xs))])[order]
         if bound.any():
             ax.plot(positions[order][bound], mean[bound], linestyle="none", marker="^",

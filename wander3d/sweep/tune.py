@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from wander3d.analysis import GroupStats
+from wander3d.analysis.metric_table import TARGETS
 from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
@@ -77,13 +77,8 @@ class TuneResult:
 
 
 def metric_names() -> list[str]:
-    """The GroupStats fields that can be targets (the numeric metrics)."""
-    skip = {"agents"}
-    return [
-        f.name
-        for f in dataclasses.fields(GroupStats)
-        if f.name not in skip and str(f.type).replace(" | None", "") in ("float", "int")
-    ]
+    """The metrics that can be targets: the metric table's rows marked `target`."""
+    return list(TARGETS)
 
 
 def metric_name(name: str) -> str:
