@@ -8,6 +8,9 @@ without them); the adapter needs Unreal Engine and is not compiled here.
 
 from __future__ import annotations
 
+import re
+from importlib import resources
+
 from wander3d.port.language import Language
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
@@ -46,9 +49,9 @@ def scene_block(plan: PortPlan) -> str:
         f"    s.seed = {s.seed};  // any integer in [0, 2^32): seeds every random number of "
         "the run",
         f"    s.dt = {double_literal(s.dt)};  // seconds per fixed step",
-        f"    s.boxMin = {_vector(box.min)};  // lowest corner (units)",
-        f"    s.boxMax = {_vector(box.max)};  // highest corner (units)",
-        f"    s.margin = {double_literal(box.margin)};  // agents start turning back this far "
+        f"    s.box.min = {_vector(box.min)};  // lowest corner (units)",
+        f"    s.box.max = {_vector(box.max)};  // highest corner (units)",
+        f"    s.box.margin = {double_literal(box.margin)};  // agents start turning back this far "
         "inside a wall (units)",
     ]
     for g in plan.groups:
@@ -69,6 +72,23 @@ def scene_block(plan: PortPlan) -> str:
         ]
     lines += ["    return s;", "}"]
     return "\n".join(lines)
+
+
+def method_table() -> tuple[tuple[int, str], ...]:
+    """(id, name) of each wander method wander.hpp knows, in id order: its `enum class Method`
+    (`Sphere = 0`, ...) and its METHOD_NAMES, which must agree with each other."""
+    core = resources.files(__name__).joinpath("wander.hpp").read_text(encoding="utf-8")
+    enum = re.search(r"enum class Method \{(.*?)\};", core, re.DOTALL)
+    names = re.search(r"METHOD_NAMES\[\] = \{(.*?)\};", core, re.DOTALL)
+    if enum is None or names is None:
+        raise ValueError("wander.hpp has no enum class Method or METHOD_NAMES")
+    members = sorted((int(i), m) for m, i in re.findall(r"(\w+) = (\d+),", enum.group(1)))
+    spelled = re.findall(r'"(\w+)"', names.group(1))
+    if [m.lower() for _, m in members] != spelled or [i for i, _ in members] != list(
+        range(len(spelled))
+    ):
+        raise ValueError(f"wander.hpp's Method {members} and METHOD_NAMES {spelled} disagree")
+    return tuple((i, name) for (i, _), name in zip(members, spelled, strict=True))
 
 
 def readme(plan: PortPlan) -> str:
@@ -153,11 +173,15 @@ LANGUAGE = Language(
     title="C++",
     package=__name__,
     core="wander.hpp",
-    sources=("conformance.cpp", "adapter/WanderComponent.h", "adapter/WanderComponent.cpp"),
+    sources=(
+        "csv.hpp",
+        "conformance.cpp",
+        "compose.cpp",
+        "conformance.sh",
+        "adapter/WanderComponent.h",
+        "adapter/WanderComponent.cpp",
+    ),
     scene_block=scene_block,
     readme=readme,
-    conformance=(
-        "g++ -std=c++17 -O2 -ffp-contract=off DIR/*.cpp -o DIR/conformance && DIR/conformance "
-        "SECONDS SAMPLE_RATE > out.csv"
-    ),
+    conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
 )
