@@ -675,8 +675,8 @@ inline void levelSide(double hx, double hy, double hz, double& x, double& y, dou
 
 /// v rotated in place by the minimal rotation taking unit a onto unit b (parallel transport;
 /// Rodrigues' formula without a normalised axis).
-inline void transport(double& vx, double& vy, double& vz, double ax, double ay, double az,
-                      double bx, double by, double bz) {
+WANDER3D_INLINE void transport(double& vx, double& vy, double& vz, double ax, double ay, double az,
+                               double bx, double by, double bz) {
     double c = ax * bx + ay * by + az * bz;
     if (c < -1.0 + 1e-9) {
         // Half turn about a unit vector perpendicular to a.
@@ -701,9 +701,9 @@ inline void transport(double& vx, double& vy, double& vz, double ax, double ay, 
 }
 
 /// transport of v and w by the same rotation, sharing its set-up.
-inline void transportPair(double& vx, double& vy, double& vz, double& wx, double& wy,
-                          double& wz, double ax, double ay, double az, double bx, double by,
-                          double bz) {
+WANDER3D_INLINE void transportPair(double& vx, double& vy, double& vz, double& wx, double& wy,
+                                   double& wz, double ax, double ay, double az, double bx, double by,
+                                   double bz) {
     double c = ax * bx + ay * by + az * bz;
     if (c < -1.0 + 1e-9) {
         transport(vx, vy, vz, ax, ay, az, bx, by, bz);
@@ -840,6 +840,7 @@ public:
     /// (the box's push, -0 when none): force + containment, that sum first, is wander3d's
     /// blended force bit for bit. Counts the agent's step. No allocation.
     WANDER3D_ENTRY void steer(WanderAgent& agent, const Vec3& position, const Vec3& velocity, double dt) {
+        if (stale(dt)) derive(dt);
         steerInline(agent, position, velocity, dt);
     }
 
@@ -945,9 +946,9 @@ private:
                                  params.maxForce, params.vertical, hasBox ? box.margin : 0.0};
         std::uint64_t now[8];
         std::memcpy(now, inputs, sizeof now);
-        bool same = true;
-        for (int k = 0; k < 8; k++) same = same && now[k] == derivedFrom_[k];
-        return !same;
+        std::uint64_t differs = 0;
+        for (int k = 0; k < 8; k++) differs |= now[k] ^ derivedFrom_[k];
+        return differs != 0;
     }
 
     /// What steer() and follow() need of params, dt and the margin, computed.
@@ -986,11 +987,11 @@ private:
         d_.inverseRamp = margin > 0.0 ? 1.0 / (margin * RAMP_FRACTION) : 0.0;
     }
 
-    /// steer(), inlined.
+    /// steer(), inlined, with the derived constants already current for dt (the flock
+    /// refreshes them once per advance: no edit can come between its steps).
     WANDER3D_INLINE void steerInline(WanderAgent& agent, const Vec3& position, const Vec3& velocity, double dt) {
         using detmath::maxOf;
         using detmath::minOf;
-        if (stale(dt)) derive(dt);
         const WanderParams& p = params;
         const Method method = p.method;
         const double distance = p.distance, radius = p.radius, vertical = p.vertical;
@@ -1315,32 +1316,30 @@ WANDER3D_INLINE bool integrate(Vec3& position, Vec3& velocity, const Vec3& force
     return moving;
 }
 
+/// One axis of WanderBox::reflect(): a coordinate outside [low, high] mirrored back at the
+/// wall (and kept inside), the motion, the frame and the target turned back on that axis.
+WANDER3D_INLINE bool reflectAxis(double low, double high, double& p, double& v, double& h, double& s, double& w) {
+    if (!(p < low || p > high)) return false;
+    const double mirrored = p < low ? 2.0 * low - p : 2.0 * high - p;
+    p = detmath::minOf(high, detmath::maxOf(low, mirrored));
+    v = -v;
+    h = -h;
+    s = -s;
+    w = -w;
+    return true;
+}
+
 /// WanderBox::reflect(), inlined.
 WANDER3D_INLINE bool reflect(const WanderBox& box, WanderAgent& agent, Vec3& position, Vec3& velocity) {
-    using detmath::maxOf;
-    using detmath::minOf;
-    bool crossed = false;
-    // One axis at a time: position mirrored at the wall (and kept inside), the motion, the
-    // frame and the target turned back.
-    double* p[] = {&position.x, &position.y, &position.z};
-    double* v[] = {&velocity.x, &velocity.y, &velocity.z};
-    double* h[] = {&agent.heading.x, &agent.heading.y, &agent.heading.z};
-    double* s[] = {&agent.side.x, &agent.side.y, &agent.side.z};
-    double* w[] = {&agent.wander.x, &agent.wander.y, &agent.wander.z};
-    const double low[] = {box.min.x, box.min.y, box.min.z};
-    const double high[] = {box.max.x, box.max.y, box.max.z};
-    for (int a = 0; a < 3; a++) {
-        double x = *p[a];
-        if (x < low[a] || x > high[a]) {
-            x = x < low[a] ? 2.0 * low[a] - x : 2.0 * high[a] - x;
-            *p[a] = minOf(high[a], maxOf(low[a], x));
-            *v[a] = -*v[a];
-            *h[a] = -*h[a];
-            *s[a] = -*s[a];
-            *w[a] = -*w[a];
-            crossed = true;
-        }
-    }
+    // Axis by axis, x then y then z (each reads only its own axis).
+    bool crossed = reflectAxis(box.min.x, box.max.x, position.x, velocity.x, agent.heading.x, agent.side.x,
+                               agent.wander.x);
+    crossed = reflectAxis(box.min.y, box.max.y, position.y, velocity.y, agent.heading.y, agent.side.y,
+                          agent.wander.y) ||
+              crossed;
+    crossed = reflectAxis(box.min.z, box.max.z, position.z, velocity.z, agent.heading.z, agent.side.z,
+                          agent.wander.z) ||
+              crossed;
     if (crossed && (agent.method == Method::Angle || agent.method == Method::Noise)) {
         // The mirror flips the frame's handedness; re-express the target in it.
         const Vec3& hd = agent.heading;
