@@ -528,6 +528,55 @@ def test_the_unreal_component_compiles_and_plays(tmp_path, cxx):
     assert found["debug-shapes"] != "0" and found["checks-failed"] == "0", found
 
 
+#: The README examples, compiled as written: the port README's composable example (a pawn
+#: of the game's) and hosted example, and the repository README's composable lines.
+README_UNIT = """
+#include <cmath>
+#include "CoreMinimal.h"
+#include "WanderComponent.h"
+struct AMyPawn {{
+    void FixedTick(double Dt);
+    void SetActorLocation(const FVector&) {{}}
+}};
+wander3d::Vec3 Goal;
+{composable}
+void Hosted(double deltaSeconds, int i, const wander3d::Vec3& position,
+            const wander3d::Vec3& velocity) {{
+{hosted}
+    (void)drawn;
+    (void)added;
+}}
+void Repository(const wander3d::WanderParams& params, std::uint32_t seed,
+                const wander3d::WanderBox& box, std::int64_t id, wander3d::Vec3 position,
+                wander3d::Vec3 velocity, double dt,
+                const wander3d::Vec3& toGoal, double goalDistance) {{
+{repository}
+}}
+"""
+
+
+def cpp_blocks(markdown: str) -> list[str]:
+    return re.findall(r"```cpp\n(.*?)```", markdown, re.DOTALL)
+
+
+def test_the_readme_examples_compile(tmp_path):
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "default"), "cpp", tmp_path / "port")
+    composable, hosted = cpp_blocks((port / "README.md").read_text())
+    readme = (HERE.parent / "README.md").read_text()
+    section = readme[readme.index("### C++ (Unreal)") : readme.index("### Godot")]
+    (repository,) = cpp_blocks(section)
+    unit = README_UNIT.format(composable=composable, hosted=hosted, repository=repository)
+    (tmp_path / "readme.cpp").write_text(unit)
+    header = (port / "adapter" / "WanderComponent.h").read_text()
+    (tmp_path / "WanderComponent.generated.h").write_text(generated_header(header))
+    command = ["g++", "-std=c++17", "-Wall", "-Werror", "-Wno-unused-variable", "-I", str(STANDIN),
+               "-I", str(tmp_path), "-I", str(port / "adapter"), "-I", str(port), "-fsyntax-only",
+               "readme.cpp"]  # fmt: skip
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
 def test_unreal_and_wander3d_axes(tmp_path):
     """wander3d's (x, y, z) is Unreal's (x, z, y): +y up is +Z up, and the swap (determinant
     -1) takes the right-handed frame to Unreal's left-handed one without mirroring: a left
