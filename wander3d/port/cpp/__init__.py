@@ -112,9 +112,9 @@ scene's agents (with an Unreal component that draws it).
 | file | what |
 |---|---|
 | `wander.hpp` | the core: namespace `wander3d`, no engine API |
-| `adapter/WanderComponent.h`, `.cpp` | an Unreal `UActorComponent`: instanced meshes, tuning in the editor and from Blueprints, debug draw |
+| `adapter/WanderComponent.h`, `.cpp` | an Unreal component: instances, editor tuning, debug draw |
 | `start.txt` | wander3d's exact starting state of the scene (optional) |
-| `conformance.sh` | builds and runs the check against wander3d (into `build/`); `conformance.cpp`, `compose.cpp` and `csv.hpp` are its drivers |
+| `conformance.sh` | the check against wander3d (builds into `build/`; drivers `*.cpp`, `csv.hpp`) |
 | `scene.toml` | the scene this was made from |
 
 ## Drop it into Unreal Engine 5
@@ -187,8 +187,8 @@ void AMyPawn::FixedTick(double Dt)  // Dt = Scene.dt repeats wander3d's runs
     wander3d::Vec3 Force = Agent.force + Agent.containment;  // that sum first
     // Your own behaviours after it, e.g. a gentle seek towards a goal:
     const wander3d::Vec3 ToGoal = Goal - Position;
-    const double Length = std::sqrt(ToGoal.x * ToGoal.x + ToGoal.y * ToGoal.y + ToGoal.z * ToGoal.z);
-    if (Length > 1e-9) Force += (ToGoal * (Wander.params.maxSpeed / Length) - Velocity) * 0.3;
+    const double L = std::sqrt(ToGoal.x * ToGoal.x + ToGoal.y * ToGoal.y + ToGoal.z * ToGoal.z);
+    if (L > 1e-9) Force += (ToGoal * (Wander.params.maxSpeed / L) - Velocity) * 0.3;
     wander3d::Vec3 Heading;
     if (wander3d::integrate(Position, Velocity, Force, Wander.params, Dt, Heading))
         Wander.follow(Agent, Heading);                   // or integrate yourself, then follow
@@ -207,7 +207,7 @@ point. `Wander.params` may be edited at any time. From several threads, call
 The hosted flock is exactly this loop over the scene's agents:
 
 ```cpp
-wander3d::Flock flock(wander3d::scene());          // spawned; flock.loadStart(text): wander3d's start
+wander3d::Flock flock(wander3d::scene());          // or flock.loadStart(text): wander3d's start
 double alpha = flock.update(deltaSeconds);          // fixed-dt steps, then draw:
 wander3d::Vec3 drawn = flock.positionAt(i, alpha);  // heading: flock.agents[i].heading
 flock.groups[0].wander.params.jitter = 14.0;        // acts from the next step
