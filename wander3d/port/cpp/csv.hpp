@@ -127,7 +127,7 @@ inline Samples samples(const Arguments& run, double dt) {
 /// Writes the CSV: the header, then a sample's rows at a time, straight to stdout.
 class Writer {
 public:
-    /// groupNames: the scene's groups' names, quoted as the CSV quotes them.
+    /// The CSV of a run of scene (its groups named as the CSV quotes them).
     explicit Writer(const wander3d::SceneSpec& scene) {
         for (const wander3d::GroupSpec& g : scene.groups) {
             std::string quoted = "\"";

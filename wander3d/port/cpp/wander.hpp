@@ -22,7 +22,7 @@
 //   wander3d::Vec3 heading;
 //   if (wander3d::integrate(position, velocity, force, wander.params, dt, heading))
 //       wander.follow(agent, heading);                      // (or integrate yourself)
-//   wander.box->reflect(agent, position, velocity);         // (or your own collision)
+//   wander.box.reflect(agent, position, velocity);          // (or your own collision)
 //
 // Or the hosted flock, a loop of exactly those calls over a scene's agents:
 //
