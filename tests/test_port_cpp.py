@@ -147,6 +147,7 @@ def test_both_drivers_repeat_wander3d_run(tmp_path, name):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # 2 x 108 million agent-steps, and the engine's run
 def test_the_whole_swarm_is_identical(tmp_path):
     need(*TOOLS)
     check_both_drivers(port_of(tmp_path, "swarm"), SAMPLE_RATES["swarm"])
