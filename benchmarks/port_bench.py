@@ -5,10 +5,12 @@
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
 is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks). Also printed: the
-milliseconds one step of 1,000 agents takes in the port, a game's cost per frame at 60 steps
-a second. Timing happens inside each process, so start-up and compiling are not counted, and
-in the process's CPU time, so other work on a shared machine does not stretch it.
+0.2 s at least, as Mono counts CPU time in 10 ms ticks). A port is timed twice where it can
+be: its hosted flock, and its composable call driven by a game's own loop (every agent each
+tick, as DIR/compose.<ext> does). Also printed: the milliseconds one step of 1,000 agents
+takes in the hosted flock, a game's cost per frame at 60 steps a second. Timing happens
+inside each process, so start-up and compiling are not counted, and in the process's CPU
+time, so other work on a shared machine does not stretch it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from wander3d.engine import METHODS, Simulation
 from wander3d.port import language, plan_port, write_port
@@ -81,25 +84,60 @@ CPP_BENCH = """
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <vector>
 #include "wander.hpp"
+
+// The best rate of batches of `step` (agent-steps per second of the process's CPU time).
+template <typename Step>
+double best(Step step, double agents) {
+    double top = 0.0;
+    for (int b = 0; b < %(batches)d; b++) {
+        std::clock_t start = std::clock();
+        step(%(steps)d);
+        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+        top = std::max(top, agents * %(steps)d.0 / used);
+    }
+    return top;
+}
 
 int main() {
     std::ifstream file("start.txt");
     std::stringstream text;
     text << file.rdbuf();
-    wander3d::Flock flock(wander3d::scene());
+    const wander3d::SceneSpec scene = wander3d::scene();
+    wander3d::Flock flock(scene);
     if (!flock.loadStart(text.str())) return 1;
     flock.advance(%(warmup)d);
-    double best = 0.0;
-    for (int b = 0; b < %(batches)d; b++) {
-        std::clock_t start = std::clock();  // the process's CPU time
-        flock.advance(%(steps)d);
-        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-        best = std::max(best, flock.count * %(steps)d.0 / used);
-    }
-    std::printf("%%.17g\\n", best);
+    const double hosted = best([&](int n) { flock.advance(n); }, flock.count());
+
+    // The composable call in a game's loop (compose.cpp): every agent, each tick.
+    wander3d::Wander wander(scene.groups[0].params, scene.seed, scene.box);
+    std::vector<wander3d::StartAgent> agents;
+    if (!wander3d::readStart(text.str(), scene, agents)) return 1;
+    auto ticks = [&](int n) {
+        for (int s = 0; s < n; s++)
+            for (wander3d::StartAgent& a : agents) {
+                wander.steer(a.agent, a.position, a.velocity, scene.dt);
+                wander3d::Vec3 heading;
+                if (wander3d::integrate(a.position, a.velocity, a.agent.force + a.agent.containment,
+                                        wander.params, scene.dt, heading))
+                    wander.follow(a.agent, heading);
+                wander.box.reflect(a.agent, a.position, a.velocity);
+            }
+    };
+    ticks(%(warmup)d);
+    const double composed = best(ticks, static_cast<double>(agents.size()));
+    std::printf("%%.17g %%.17g\\n", hosted, composed);
 }
 """
+
+
+class Rates(NamedTuple):
+    """Agent-steps per second of a port's hosted flock, and of its composable call driven by
+    a game's loop (None where the port has no such timing)."""
+
+    hosted: float
+    composable: float | None = None
 
 
 def scene_of(method: str, agents: int) -> Scene:
@@ -120,37 +158,38 @@ def engine_rate(scene: Scene) -> float:
     return best
 
 
-def js_rate(folder: Path) -> float:
+def js_rate(folder: Path) -> Rates:
     script = JS_BENCH % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
         cwd=folder, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    return float(done.stdout)
+    return Rates(float(done.stdout))
 
 
-def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
-    """Write timing program `name` beside the core, build it, run it; the rate it prints."""
+def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> Rates:
+    """Write timing program `name` beside the core, build it, run it; the rates it prints."""
     text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     (folder / name).write_text(text)
     subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
     done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
-    return float(done.stdout)
+    return Rates(*(float(x) for x in done.stdout.split()))
 
 
-def csharp_rate(folder: Path) -> float:
+def csharp_rate(folder: Path) -> Rates:
     # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
     build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
     return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
 
 
-def cpp_rate(folder: Path) -> float:
-    build = ["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-o", "bench", "bench.cpp"]
+def cpp_rate(folder: Path) -> Rates:
+    # As conformance.sh builds it: no floating-point flag, the header keeps itself exact.
+    build = ["g++", "-std=c++17", "-O2", "-o", "bench", "bench.cpp"]
     return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
 
 
 #: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {
+RUNNERS: dict[str, tuple[str, Callable[[Path], Rates]]] = {
     "js": ("node", js_rate),
     "csharp": ("mono", csharp_rate),
     "cpp": ("g++", cpp_rate),
@@ -168,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     header = f"{'method':8} {'engine 1 thread':>16}"
     for lang in args.langs:
         header += f" {lang + ' agent-steps/s':>22} {'/ engine':>9} {'ms/1000-agent step':>19}"
+        header += f" {lang + ' composable':>19} {'/ engine':>9}"
     print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
     print(header)
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,8 +219,14 @@ def main(argv: list[str] | None = None) -> int:
             for lang in args.langs:
                 folder = Path(tmp) / f"{lang}-{method}"
                 write_port(plan, language(lang), folder)
-                rate = RUNNERS[lang][1](folder)
+                rates = RUNNERS[lang][1](folder)
+                rate = rates.hosted
                 line += f" {rate / 1e6:>20.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
+                if rates.composable is None:
+                    line += f" {'-':>19} {'-':>9}"
+                else:
+                    composed = rates.composable
+                    line += f" {composed / 1e6:>17.2f} M {composed / engine:>9.2f}"
             print(line, flush=True)
     return 0
 

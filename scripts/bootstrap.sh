@@ -52,6 +52,9 @@ die() {
 #   mono-mcs mono-runtime
 #                      mcs and mono: build and run the C# port's driver (tests/test_port_csharp.py).
 #   g++                builds the C++ port's driver (tests/test_port_cpp.py; C++17, to_chars).
+#   clang              clang++: the C++ port must stay identical under clang's flags too
+#                      (-march=native, -ffp-contract=fast) and the Unreal component must
+#                      compile with it, as Unreal builds with clang on Linux, Mac and consoles.
 #   chromium           runs the page `wander3d share` writes, headless (tests/test_share_page.py,
 #                      benchmarks/share_bench.py).
 SYSTEM_PACKAGES=(
@@ -63,7 +66,7 @@ SYSTEM_PACKAGES=(
     libglib2.0-0 libfontconfig1 libdbus-1-3
     fonts-dejavu-core x11-utils
     nodejs
-    mono-mcs mono-runtime g++
+    mono-mcs mono-runtime g++ clang
     chromium
 )
 

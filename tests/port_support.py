@@ -132,6 +132,27 @@ def conformance(lang: str, port: Path, seconds: object, rate: object, cwd: Path)
     return (cwd / "out.csv").read_bytes()
 
 
+def conformance_sh(
+    port: Path,
+    seconds: object,
+    rate: object,
+    *,
+    compose: bool = False,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """`bash DIR/conformance.sh [--compose] SECONDS SAMPLE_RATE` as a user runs it (from another
+    folder); `env` adds to the environment (CXX, CXXFLAGS). Its stdout is the CSV."""
+    command = ["bash", str(port / "conformance.sh"), *(["--compose"] if compose else [])]
+    return subprocess.run(
+        [*command, str(seconds), str(rate)],
+        cwd=port.parent,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+
+
 def assert_same_csv(ours: bytes, engine: bytes) -> None:
     """Byte-identical CSVs; else the first differing line of each (the agent, the sample)."""
     if ours == engine:

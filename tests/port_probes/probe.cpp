@@ -1,32 +1,46 @@
 // probe.cpp: what tests/test_port_cpp.py asks of the C++ core beyond the conformance CSV.
-// Built with the checked-in wander.hpp and conformance.cpp, whose number formatting it uses
-// (included below, its main renamed):
+// Built with the checked-in wander.hpp and csv.hpp (the drivers' number formatting):
 //
 //   probe format F32.BIN F64.BIN   every float32, then every double, one per line
 //   probe framerate                steps compared at 144, 24 fps and jittery frames
 //   probe spawn                    spawn: inside the margin, unit headings, seeded
-//   probe edit                     the fastest speed after maxSpeed = 5, one step on
+//   probe edit                     the fastest speed after maxSpeed = 5, one step on, for the
+//                                  flock and for agents composed by hand
 //   probe spawned                  per agent of fiveMethods(), spawned: position, velocity,
 //                                  heading, target as hex doubles
 //   probe switch                   setMethod through every method: how far targets moved
 //                                  per method, alignment from seek, inside, method
 //   probe crlf START               "same" if START read with \r\n line ends runs alike
+//   probe comings                  agents added and removed at run time (see comings())
+//   probe placed                   agents the game placed: heading, seek point, stream
 
-#define main conformance_main
-#include "conformance.cpp"
-#undef main
-
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <iterator>
 #include <map>
 
+#include "csv.hpp"
+#include "wander.hpp"
+
 namespace {
+
+using wander3d::Vec3;
 
 std::string file(const char* path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
+
+std::string number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
+
+double norm(const Vec3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
+bool same(const Vec3& a, const Vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 wander3d::SceneSpec small(int count) {
     wander3d::SceneSpec scene = wander3d::scene();
@@ -44,23 +58,19 @@ std::string frameRate() {
         if (b.stepCount < a.stepCount) b.update(1.0 / 24.0);
         if (c.stepCount < a.stepCount) {
             seed = seed * 16807 % 2147483647;
-            double alpha = c.update(static_cast<double>(seed) / 2147483647.0 * 0.4);
+            const double alpha = c.update(static_cast<double>(seed) / 2147483647.0 * 0.4);
             alphaOk = alphaOk && alpha >= 0.0 && alpha < 1.0;
         }
         for (wander3d::Flock* other : {&b, &c}) {
             if (other->stepCount != a.stepCount) continue;
             compared++;
-            if (other->position != a.position)
-                return "differs at step " + std::to_string(a.stepCount);
+            for (int i = 0; i < a.count(); i++)
+                if (!same(other->position[i], a.position[i])) return "differs at step " + std::to_string(a.stepCount);
         }
     }
-    double x, y, z;
-    c.positionAt(0, 0.5, x, y, z);
-    double mid = std::fabs(x - (c.previous[0] + c.position[0]) / 2);
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", mid);
-    return "compared " + std::to_string(compared) + " alpha " + (alphaOk ? "OK" : "BAD") +
-           " mid " + text;
+    const Vec3 drawn = c.positionAt(0, 0.5);
+    const double mid = std::fabs(drawn.x - (c.previous[0].x + c.position[0].x) / 2);
+    return "compared " + std::to_string(compared) + " alpha " + (alphaOk ? "OK" : "BAD") + " mid " + number(mid);
 }
 
 /// The default scene with 30 agents of each method, vertical 0.4, default parameters.
@@ -70,7 +80,7 @@ wander3d::SceneSpec fiveMethods() {
     scene.groups.clear();
     for (Method m : {Method::Sphere, Method::Angle, Method::Noise, Method::Seek, Method::Random}) {
         wander3d::GroupSpec g;
-        g.name = std::to_string(static_cast<int>(m));
+        g.name = wander3d::METHOD_NAMES[static_cast<int>(m)];
         g.count = 30;
         g.params.method = m;
         g.params.vertical = 0.4;
@@ -79,22 +89,34 @@ wander3d::SceneSpec fiveMethods() {
     return scene;
 }
 
+std::string hex(const Vec3& v) {
+    std::string text;
+    for (double x : {v.x, v.y, v.z}) {
+        unsigned long long bits;
+        std::memcpy(&bits, &x, 8);
+        char digits[20];
+        std::snprintf(digits, sizeof digits, "%016llx ", bits);
+        text += digits;
+    }
+    return text;
+}
+
 std::string spawned() {
     wander3d::Flock flock(fiveMethods());
     std::string text;
-    for (int i = 0; i < flock.count; i++) {
-        for (const std::vector<double>* v : {&flock.position, &flock.velocity, &flock.heading,
-                                             &flock.target})
-            for (int c = 0; c < 3; c++) {
-                unsigned long long bits;
-                std::memcpy(&bits, &(*v)[3 * i + c], 8);
-                char hex[20];
-                std::snprintf(hex, sizeof hex, "%016llx ", bits);
-                text += hex;
-            }
-        text += '\n';
-    }
+    for (int i = 0; i < flock.count(); i++)
+        text += hex(flock.position[i]) + hex(flock.velocity[i]) + hex(flock.agents[i].heading) + hex(flock.target(i)) + "\n";
     return text;
+}
+
+bool inside(const wander3d::Flock& flock, double margin) {
+    for (const Vec3& p : flock.position) {
+        const wander3d::WanderBox& b = flock.box;
+        if (p.x < b.min.x + margin || p.x > b.max.x - margin || p.y < b.min.y + margin ||
+            p.y > b.max.y - margin || p.z < b.min.z + margin || p.z > b.max.z - margin)
+            return false;
+    }
+    return true;
 }
 
 std::string spawn() {
@@ -102,75 +124,53 @@ std::string spawn() {
     wander3d::Flock a(scene), b(scene);
     scene.seed = 8;
     wander3d::Flock other(scene);
-    bool inside = true, unit = true, stays = true;
-    for (int i = 0; i < a.count; i++) {
-        for (int k = 0; k < 3; k++) {
-            double x = a.position[3 * i + k];
-            inside = inside && x >= a.low[k] + a.margin && x <= a.high[k] - a.margin;
-        }
-        const double* h = &a.heading[3 * i];
-        unit = unit && std::fabs(std::sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) - 1.0) < 1e-12;
+    bool unit = true, same_ = true, differs = false;
+    for (int i = 0; i < a.count(); i++) {
+        unit = unit && std::fabs(norm(a.agents[i].heading) - 1.0) < 1e-12;
+        same_ = same_ && same(a.position[i], b.position[i]);
+        differs = differs || !same(a.position[i], other.position[i]);
     }
-    bool same = a.position == b.position, differs = a.position != other.position;
+    const bool inMargin = inside(a, a.box.margin);
     a.advance(3600);
-    for (int i = 0; i < a.count; i++)
-        for (int k = 0; k < 3; k++)
-            stays = stays && a.position[3 * i + k] >= a.low[k] && a.position[3 * i + k] <= a.high[k];
     std::string words;
-    if (inside) words += "inside ";
+    if (inMargin) words += "inside ";
     if (unit) words += "unit ";
-    if (same) words += "same ";
+    if (same_) words += "same ";
     if (differs) words += "differs ";
-    if (stays) words += "stays";
+    if (inside(a, 0.0)) words += "stays";
     while (!words.empty() && words.back() == ' ') words.pop_back();
     return words;
-}
-
-double norm(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
-std::string number(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", x);
-    return text;
 }
 
 std::string switchMethods() {
     using wander3d::Method;
     wander3d::Flock flock(small(40));
     flock.advance(120);
-    const char* names[] = {"sphere", "angle", "noise", "seek", "random"};
     std::map<std::string, double> moved;
     double aligned = 1.0;
-    for (Method method : {Method::Angle, Method::Noise, Method::Random, Method::Seek,
-                          Method::Sphere, Method::Noise, Method::Angle}) {
-        std::vector<double> before = flock.target;
-        bool fromSeek = flock.groups[0].params.method == Method::Seek;
+    for (Method method : {Method::Angle, Method::Noise, Method::Random, Method::Seek, Method::Sphere, Method::Noise,
+                          Method::Angle}) {
+        std::vector<Vec3> before;
+        for (int i = 0; i < flock.count(); i++) before.push_back(flock.target(i));
+        const bool fromSeek = flock.groups[0].wander.params.method == Method::Seek;
         flock.setMethod(0, method);
         double worst = 0.0;
-        for (int i = 0; i < flock.count; i++) {
-            const int j = 3 * i;
-            double c[3], d[3], t[3], b[3];
-            flock.wanderSphere(i, c[0], c[1], c[2]);
-            for (int a = 0; a < 3; a++) {
-                d[a] = flock.target[j + a] - before[j + a];
-                t[a] = flock.target[j + a] - c[a];
-                b[a] = before[j + a] - c[a];
-            }
-            worst = std::max(worst, norm(d));
+        for (int i = 0; i < flock.count(); i++) {
+            Vec3 c;
+            flock.wanderSphere(i, c);
+            const Vec3 t = flock.target(i) - c, b = before[static_cast<std::size_t>(i)] - c;
+            worst = std::max(worst, norm(flock.target(i) - before[static_cast<std::size_t>(i)]));
             if (fromSeek)  // the sphere's point nearest the point sought
-                aligned = std::min(aligned, (t[0] * b[0] + t[1] * b[1] + t[2] * b[2]) / (norm(t) * norm(b)));
+                aligned = std::min(aligned, (t.x * b.x + t.y * b.y + t.z * b.z) / (norm(t) * norm(b)));
         }
-        std::string name = names[static_cast<int>(method)];
+        const std::string name = wander3d::METHOD_NAMES[static_cast<int>(method)];
         moved[name] = moved.count(name) ? std::max(moved[name], worst) : worst;
         flock.advance(60);
     }
-    bool inside = true;
-    for (std::size_t j = 0; j < flock.position.size(); j++)
-        inside = inside && flock.position[j] >= flock.low[j % 3] && flock.position[j] <= flock.high[j % 3];
     std::string text;
     for (const auto& entry : moved) text += entry.first + " " + number(entry.second) + " ";
-    text += "aligned " + number(aligned) + " inside " + (inside ? "yes" : "no") + " method " +
-            names[static_cast<int>(flock.groups[0].params.method)];
+    text += "aligned " + number(aligned) + " inside " + (inside(flock, 0.0) ? "yes" : "no") + " method " +
+            wander3d::METHOD_NAMES[static_cast<int>(flock.groups[0].wander.params.method)];
     return text;
 }
 
@@ -181,22 +181,101 @@ std::string crlf(const std::string& start) {
     if (!a.loadStart(start) || !b.loadStart(windows)) return "refused";
     a.advance(60);
     b.advance(60);
-    return a.position == b.position && a.velocity == b.velocity ? "same" : "differs";
+    for (int i = 0; i < a.count(); i++)
+        if (!same(a.position[i], b.position[i]) || !same(a.velocity[i], b.velocity[i])) return "differs";
+    return "same";
+}
+
+double fastest(const std::vector<Vec3>& velocities) {
+    double top = 0.0;
+    for (const Vec3& v : velocities) top = std::max(top, norm(v));
+    return top;
 }
 
 std::string edit() {
     wander3d::Flock flock(wander3d::scene());
     flock.advance(30);
-    flock.groups[0].params.maxSpeed = 5.0;
+    flock.groups[0].wander.params.maxSpeed = 5.0;
     flock.advance(1);
-    double fastest = 0.0;
-    for (int i = 0; i < flock.count; i++) {
-        const double* v = &flock.velocity[3 * i];
-        fastest = std::max(fastest, std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    // The same through the composable call: an edit between two ticks acts on the second.
+    wander3d::Wander wander(wander3d::scene().groups[0].params, 7, wander3d::scene().box);
+    std::vector<Vec3> at(50), moving(50);
+    std::vector<wander3d::WanderAgent> agents;
+    for (std::size_t i = 0; i < at.size(); i++) agents.push_back(wander.spawn(static_cast<std::int64_t>(i), wander.box, at[i], moving[i]));
+    for (int tick = 0; tick < 31; tick++) {
+        if (tick == 30) wander.params.maxSpeed = 5.0;
+        for (std::size_t i = 0; i < at.size(); i++) {
+            wander.steer(agents[i], at[i], moving[i], 1.0 / 60.0);
+            Vec3 heading;
+            if (wander3d::integrate(at[i], moving[i], agents[i].force + agents[i].containment, wander.params, 1.0 / 60.0, heading))
+                wander.follow(agents[i], heading);
+            wander.box.reflect(agents[i], at[i], moving[i]);
+        }
     }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", fastest);
-    return text;
+    return number(fastest(flock.velocity)) + " " + number(fastest(moving));
+}
+
+/// Agents come and go at run time, each with its own id: from a flock of 40, agent 7 is
+/// removed after 100 steps and two are added (one placed, one spawned); 200 steps on, the
+/// others' states equal those of a flock that kept all 40. A flock whose agent 7 is removed
+/// at the start and re-added by the same id (Wander::spawn) runs it as the first did.
+std::string comings() {
+    wander3d::Flock all(small(40)), some(small(40));
+    all.advance(100);
+    some.advance(100);
+    some.remove(7);
+    const int placed = some.add(0, Vec3{1.0, 2.0, 3.0}, Vec3{0.0, 0.0, 0.0});
+    const int spawnedAt = some.addSpawned(0);
+    all.advance(200);
+    some.advance(200);
+    bool others = some.count() == 41;
+    for (int k = 0; k < 39 && others; k++) {
+        const int j = k < 7 ? k : k + 1;  // the same agent's index in `all`
+        others = same(some.position[k], all.position[j]) && same(some.velocity[k], all.velocity[j]) &&
+                 some.agents[k].id == all.agents[j].id;
+    }
+    const bool newIds = some.agents[placed].id == 40 && some.agents[spawnedAt].id == 41;
+    const bool movedOff = norm(some.position[placed] - Vec3{1.0, 2.0, 3.0}) > 1.0 && inside(some, 0.0);
+
+    // Re-adding by id repeats the stream: agent 7 dropped and spawned again by its id.
+    wander3d::Flock again(small(40));
+    wander3d::Wander& wander = again.groups[0].wander;
+    Vec3 at, moving;
+    wander3d::WanderAgent seven = wander.spawn(7, again.box, at, moving);
+    wander3d::Flock reference(small(40));
+    const bool sameStart = same(at, reference.position[7]) && same(moving, reference.velocity[7]);
+    reference.advance(150);
+    for (int tick = 0; tick < 150; tick++) {
+        wander.steer(seven, at, moving, again.dt);
+        Vec3 heading;
+        if (wander3d::integrate(at, moving, seven.force + seven.containment, wander.params, again.dt, heading))
+            wander.follow(seven, heading);
+        wander.box.reflect(seven, at, moving);
+    }
+    const bool repeats = sameStart && same(at, reference.position[7]) && same(moving, reference.velocity[7]);
+    return std::string(others ? "others-unchanged " : "others-changed ") + (newIds ? "new-ids " : "ids? ") +
+           (movedOff ? "placed-moves " : "placed-stuck ") + (repeats ? "id-repeats" : "id-differs");
+}
+
+/// Agents the game placed (Wander::agent): they face their velocity (+x when it is zero),
+/// seek a point of the box (unbounded: their position), and the same id gives the same
+/// draws whatever the position; containment is -0 without a box.
+std::string placed() {
+    wander3d::WanderParams params;
+    params.method = wander3d::Method::Seek;
+    const wander3d::Wander boxed(params, 3, wander3d::WanderBox{}), open(params, 3);
+    const wander3d::WanderAgent a = boxed.agent(5, Vec3{1.0, 2.0, 3.0}, Vec3{0.0, 3.0, 4.0});
+    const wander3d::WanderAgent still = boxed.agent(5, Vec3{-9.0, 0.0, 0.0}, Vec3{0.0, 0.0, 0.0});
+    const wander3d::WanderAgent free = open.agent(5, Vec3{1.0, 2.0, 3.0}, Vec3{0.0, 3.0, 4.0});
+    const bool faces = same(a.heading, Vec3{0.0, 0.6, 0.8}) && same(still.heading, Vec3{1.0, 0.0, 0.0});
+    const bool sought = same(a.seekPoint, still.seekPoint) && same(free.seekPoint, Vec3{1.0, 2.0, 3.0}) &&
+                        a.seekTimer == still.seekTimer;
+    wander3d::Wander wanderer(wander3d::WanderParams{}, 3);
+    wander3d::WanderAgent w = wanderer.agent(1, Vec3{0.0, 0.0, 0.0}, Vec3{5.0, 0.0, 0.0});
+    wanderer.steer(w, Vec3{0.0, 0.0, 0.0}, Vec3{5.0, 0.0, 0.0}, 1.0 / 60.0);
+    const bool unpushed = std::signbit(w.containment.x) && w.containment.x == 0.0 && std::signbit(w.containment.y) &&
+                          std::signbit(w.containment.z) && w.step == 1;
+    return std::string(faces ? "faces " : "faces? ") + (sought ? "seeks " : "seeks? ") + (unpushed ? "unpushed" : "pushed?");
 }
 
 }  // namespace
@@ -204,17 +283,17 @@ std::string edit() {
 int main(int argc, char** argv) {
     std::string out;
     if (argc == 4 && std::strcmp(argv[1], "format") == 0) {
-        std::string f32 = file(argv[2]), f64 = file(argv[3]);
+        const std::string f32 = file(argv[2]), f64 = file(argv[3]);
         for (std::size_t i = 0; i + 4 <= f32.size(); i += 4) {
             float x;
             std::memcpy(&x, f32.data() + i, 4);
-            shortest(out, x);
+            csv::shortest(out, x);
             out += '\n';
         }
         for (std::size_t i = 0; i + 8 <= f64.size(); i += 8) {
             double x;
             std::memcpy(&x, f64.data() + i, 8);
-            shortest(out, x);
+            csv::shortest(out, x);
             out += '\n';
         }
     } else if (argc == 2 && std::strcmp(argv[1], "framerate") == 0) {
@@ -229,6 +308,10 @@ int main(int argc, char** argv) {
         out = edit();
     } else if (argc == 3 && std::strcmp(argv[1], "crlf") == 0) {
         out = crlf(file(argv[2]));
+    } else if (argc == 2 && std::strcmp(argv[1], "comings") == 0) {
+        out = comings();
+    } else if (argc == 2 && std::strcmp(argv[1], "placed") == 0) {
+        out = placed();
     } else {
         return 2;
     }
