@@ -1,20 +1,28 @@
-"""The C# port (wander3d/port/csharp): its conformance driver, built with Mono's `mcs` and run
-with `mono` exactly as the port's README says, prints what `wander3d run --out .csv` writes,
-byte for byte, over 60 simulated seconds of every bundled scene and of the scenes the tests
-write (every method x steering mode, level and flattened agents, heavy agents at the walls, dt
-1/30 and 1/120)."""
+"""The C# port (wander3d/port/csharp): `bash DIR/conformance.sh` (the hosted flock) and
+`bash DIR/conformance.sh --compose` (the composable call, DIR/Compose.cs), built with Mono's
+`mcs` and run with `mono`, print what `wander3d run --out .csv` writes, byte for byte, over 60
+simulated seconds of every bundled scene, the scenes port_support writes (every method x
+steering mode, level and flattened agents, heavy agents at the walls, no margin, dt 1/30,
+1/120 and 1/20) and a scene of odd values written here. Also: agents added and removed at run
+time, run-time edits against the engine's, the core's method list and its names."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
+import numpy as np
 import pytest
 from port_support import (
     BUNDLED,
+    PROBES,
     SAMPLE_RATE,
     SAMPLE_RATES,
     SECONDS,
     WRITTEN,
     assert_same_csv,
     build_probe,
+    check_both_modes,
     check_checked_in_core,
     check_crlf_start,
     check_edit,
@@ -24,7 +32,9 @@ from port_support import (
     check_set_method,
     check_spawn,
     check_spawned_as_documented,
+    check_usage,
     conformance,
+    engine_with_edits,
     need,
     reference,
     reflected,
@@ -32,28 +42,133 @@ from port_support import (
     write_port_of,
 )
 
+from wander3d.engine.methods import METHOD_TABLE
+from wander3d.port.csharp import methods
+
 TOOLS = ("mcs", "mono")
 
+#: A scene no other test wrote: a thin, tall, offset box with a tiny margin, the largest seed,
+#: dt 1/47, and each method at an extreme (a light sprinter drawing a fresh direction every
+#: step, heavy drifters on fast noise around a sphere at their own position, jitter that can
+#: reach the sphere's centre, a fast angle walk, seek points every 0.35 s), starting at rest.
+ODD = """
+[scene]
+name = 'Odd "one", ünïcode'
+seed = 4294967295
+dt = 0.0212765957446809
+[enclosure]
+min = [-7.5, -300.0, 12.0]
+max = [9.25, 40.0, 512.0]
+margin = 3.3
+[[groups]]
+name = "sprinters"
+count = 9
+max_speed = 260.0
+max_force = 900.0
+mass = 0.3
+initial_speed = 0.0
+[groups.wander]
+method = "random"
+steering = "desired"
+vertical = 0.05
+[[groups]]
+name = "drifters"
+count = 7
+max_speed = 2.5
+max_force = 0.8
+mass = 40.0
+[groups.wander]
+method = "noise"
+frequency = 2.9
+distance = 0.0
+radius = 48.0
+vertical = 0.93
+[[groups]]
+name = "jittery"
+count = 8
+[groups.wander]
+method = "sphere"
+steering = "desired"
+jitter = 55.0
+radius = 0.4
+distance = 90.0
+vertical = 0.5
+[[groups]]
+name = "spinners"
+count = 6
+[groups.wander]
+method = "angle"
+rate = 4.8
+distance = 2.0
+radius = 15.0
+[[groups]]
+name = "hoppers"
+count = 5
+max_speed = 120.0
+[groups.wander]
+method = "seek"
+steering = "desired"
+interval = 0.35
+vertical = 0.2
+"""
 
-@pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN])
-def test_the_csharp_port_repeats_wander3d_run(tmp_path, name):
+
+def scene_of(tmp_path, name):
+    if name == "odd":
+        path = tmp_path / "odd.toml"
+        path.write_text(ODD)
+        return path
+    return scene_file(tmp_path, name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *(pytest.param(n, marks=[pytest.mark.slow, pytest.mark.timeout(400)]) if n == "swarm"
+          else n for n in BUNDLED),
+        *WRITTEN,
+        "odd",
+    ],
+)  # fmt: skip
+def test_both_drivers_repeat_wander3d_run(tmp_path, name):
     need(*TOOLS)
-    port = write_port_of(scene_file(tmp_path, name), "csharp", tmp_path / "port")
-    rate = SAMPLE_RATES.get(name, SAMPLE_RATE)
-    ours = conformance("csharp", port, SECONDS, rate, tmp_path)
-    assert_same_csv(ours, reference(port, SECONDS, rate))
+    port = write_port_of(scene_of(tmp_path, name), "csharp", tmp_path / "port")
+    check_both_modes(port, SECONDS, SAMPLE_RATES.get(name, SAMPLE_RATE))
 
 
-def test_the_csharp_driver_refuses_bad_arguments(tmp_path):
+def test_the_readme_command_checks_the_port(tmp_path):
+    # The port README's line, run in a shell as a user types it, writes out.csv.
     need(*TOOLS)
     port = write_port_of(scene_file(tmp_path, "default"), "csharp", tmp_path / "port")
-    with pytest.raises(AssertionError, match=r"usage: mono conformance\.exe SECONDS SAMPLE_RATE"):
-        conformance("csharp", port, "-1", "x", tmp_path)
+    ours = conformance("csharp", port, SECONDS, 2.0, tmp_path)
+    assert_same_csv(ours, reference(port, SECONDS, 2.0))
 
 
-def test_the_heavy_agents_reach_the_walls(tmp_path):
-    # Else the wall-reflection path would go unchecked by the scene named for it.
+def test_conformance_sh_refuses_bad_arguments(tmp_path):
+    need(*TOOLS)
+    check_usage(write_port_of(scene_file(tmp_path, "default"), "csharp", tmp_path / "port"))
+
+
+def test_conformance_sh_builds_into_its_own_folder_and_again_only_when_a_source_changed(tmp_path):
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "default"), "csharp", tmp_path / "port")
+    shipped = sorted(p.name for p in port.iterdir())
+    check_both_modes(port, 1.0, 1.0)
+    built = {p.name: p.stat().st_mtime_ns for p in (port / "build").iterdir()}
+    assert sorted(built) == ["Compose.exe", "Conformance.exe"]
+    made = {p.name for p in port.iterdir()} - set(shipped) - {"ref.csv", "ref.csv.json"}
+    assert made == {"build"}  # nothing beside the sources a game copies
+    check_both_modes(port, 1.0, 1.0)
+    assert {p.name: p.stat().st_mtime_ns for p in (port / "build").iterdir()} == built
+    (port / "Wander.cs").touch()
+    check_both_modes(port, 1.0, 1.0)
+    assert all(p.stat().st_mtime_ns > built[p.name] for p in (port / "build").iterdir())
+
+
+def test_the_walls_are_met_in_the_scenes_named_for_them(tmp_path):
+    # Else the wall-reflection path would go unchecked.
     assert reflected(scene_file(tmp_path, "heavy-walls"), SECONDS) > 0
+    assert reflected(scene_of(tmp_path, "odd"), SECONDS) > 0
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +212,70 @@ def test_edited_parameters_act_from_the_next_step(probe):
 
 def test_a_start_with_windows_line_ends_is_read_alike(probe, tmp_path):
     check_crlf_start(probe, tmp_path)
+
+
+def test_agents_come_and_go_at_run_time_without_changing_the_others(probe):
+    """Composable agents (30 of each method): the loop equals the hosted flock; dropping two
+    and adding two (new ids, one spawned, one placed by the game) leaves every other agent's
+    run as it was, bit for bit; an id re-added at the same place repeats its path whenever it
+    comes back; placed agents face along their velocity (+x at rest); bad ids are refused."""
+    assert probe("churn").split() == ["hosted", "dropped", "added", "repeats", "placed", "ids"]
+
+
+#: Run-time edits (step, group, key, value) of port_support's "methods" scene (groups: sphere,
+#: angle, noise, seek, random, each with force and desired steering): every numeric parameter
+#: and the steering mode, noise's frequency (its curves kept in place) and seek's interval (a
+#: shorter one applies at once) included.
+EDITS = [
+    (90, 0, "jitter", 25.0),
+    (90, 1, "max_speed", 14.0),
+    (150, 2, "rate", 2.5),
+    (150, 3, "max_force", 140.0),
+    (200, 4, "frequency", 1.7),
+    (200, 5, "frequency", 0.05),
+    (260, 6, "interval", 0.5),
+    (260, 7, "interval", 9.0),
+    (300, 8, "vertical", 0.1),
+    (300, 9, "mass", 3.5),
+    (340, 0, "radius", 4.0),
+    (340, 1, "distance", 55.0),
+    (380, 2, "steering", "desired"),
+    (380, 5, "steering", "force"),
+]
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    """The same edits at the same steps, in the hosted flock and through the composable call,
+    give the engine's positions and velocities (Simulation.update_group) bit for bit."""
+    need(*TOOLS)
+    scene = scene_file(tmp_path, "methods")
+    port = write_port_of(scene, "csharp", tmp_path / "port")
+    steps = 600
+    shutil.copy(PROBES / "Probe.cs", port)  # built with the port's own core
+    build = ["mcs", "-main:Wander3d.Probe", "-out:probe.exe", "Wander.cs", "Conformance.cs"]
+    subprocess.run([*build, "Probe.cs"], cwd=port, check=True, capture_output=True)
+    spelled = {"force": 0, "desired": 1}
+    (tmp_path / "edits.txt").write_text(
+        "".join(f"{s} {g} {k} {spelled.get(v, v)}\n" for s, g, k, v in EDITS)
+    )
+    text = subprocess.run(
+        ["mono", "probe.exe", "edits", str(tmp_path / "edits.txt"), "start.txt", str(steps)],
+        cwd=port, check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    hosted, composed = (
+        [[int(f, 16) for f in line.split()] for line in block.strip().splitlines()]
+        for block in text.split("hosted\n")[1].split("composed\n")
+    )
+    positions, velocities = engine_with_edits(scene, EDITS, steps)
+    engine = np.concatenate([positions, velocities], axis=1).view(np.uint64).tolist()
+    assert hosted == engine
+    assert composed == engine
+    unedited = engine_with_edits(scene, [], steps)[0]
+    assert not np.array_equal(unedited, positions)  # the edits changed the run
+
+
+def test_the_methods_are_the_engines():
+    assert methods() == {m.id: m.name for m in METHOD_TABLE}
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():

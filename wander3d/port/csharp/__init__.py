@@ -8,6 +8,8 @@ C# and plain .NET all build it.
 
 from __future__ import annotations
 
+import re
+
 from wander3d.port.language import Language
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
@@ -46,7 +48,7 @@ def _string(text: str) -> str:
 
 
 def _vector(v: tuple[float, float, float]) -> str:
-    return "new[] { " + ", ".join(double_literal(x) for x in v) + " }"
+    return "new Double3(" + ", ".join(double_literal(x) for x in v) + ")"
 
 
 def _enum(name: str, value: str) -> str:
@@ -54,11 +56,12 @@ def _enum(name: str, value: str) -> str:
 
 
 def scene_block(plan: PortPlan) -> str:
-    """`public static class Scene { Create() }` for the plan's scene (the core's scene block)."""
+    """`public static class WanderScene { Create() }` for the plan's scene (the core's scene
+    block; not `Scene`, which would clash with UnityEngine.SceneManagement.Scene)."""
     s = plan.scene
     box = s.enclosure
     lines = [
-        "    public static class Scene",
+        "    public static class WanderScene",
         "    {",
         "        public static SceneSpec Create()",
         "        {",
@@ -68,10 +71,12 @@ def scene_block(plan: PortPlan) -> str:
         f"                Seed = {s.seed}, // any integer in [0, 2^32): seeds every random "
         "number of the run",
         f"                Dt = {double_literal(s.dt)}, // seconds per fixed step",
-        f"                BoxMin = {_vector(box.min)}, // lowest corner (units)",
-        f"                BoxMax = {_vector(box.max)}, // highest corner (units)",
-        f"                Margin = {double_literal(box.margin)}, // agents start turning back "
+        "                Box = new WanderBox(",
+        f"                    {_vector(box.min)}, // lowest corner (units)",
+        f"                    {_vector(box.max)}, // highest corner (units)",
+        f"                    {double_literal(box.margin)} // margin: agents start turning back "
         "this far inside a wall (units)",
+        "                ),",
         "                Groups = new[]",
         "                {",
     ]
@@ -82,11 +87,11 @@ def scene_block(plan: PortPlan) -> str:
             "                    {",
             f"                        Name = {_string(p.name)},",
             f"                        Count = {p.count}, // agents",
-            "                        Params = new GroupParams",
+            "                        Params = new WanderParams",
             "                        {",
             f"                            Method = {_enum('WanderMethod', w.method)},",
             f"                            Steering = {_enum('Steering', w.steering)},",
-            *(  # C# fields are PascalCase
+            *(  # C# properties are PascalCase
                 f"                            {k[0].upper()}{k[1:]} = {double_literal(v)}, "
                 f"// {note}"
                 for k, v, note in group_numbers(p)
@@ -195,11 +200,19 @@ LANGUAGE = Language(
     title="C#",
     package=__name__,
     core="Wander.cs",
-    sources=("Conformance.cs", "adapter/WanderFlock.cs"),
+    sources=("Conformance.cs", "Compose.cs", "conformance.sh", "adapter/WanderFlock.cs"),
     scene_block=scene_block,
     readme=readme,
-    conformance=(
-        "mcs -out:DIR/conformance.exe DIR/*.cs && mono DIR/conformance.exe SECONDS SAMPLE_RATE "
-        "> out.csv"
-    ),
+    conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
 )
+
+
+def methods() -> dict[int, str]:
+    """The checked-in core's wander methods, id -> name (its `WanderMethod` enum, lower-cased):
+    what the ports' method lists are checked against (wander3d.engine.methods.METHOD_TABLE)."""
+    source = LANGUAGE.source(LANGUAGE.core)
+    body = re.search(r"public enum WanderMethod\s*\{(.*?)\}", source, re.S)
+    if body is None:
+        raise ValueError(f"{LANGUAGE.core} has no WanderMethod enum")
+    found = re.findall(r"^\s*(\w+) = (\d+),", body.group(1), re.M)
+    return {int(value): name.lower() for name, value in found}
