@@ -5,7 +5,8 @@
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
 is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks). Also printed: the
+0.2 s at least, as Mono counts CPU time in 10 ms ticks; C# is timed twice, as the hosted Flock
+and as the composable call from a game's own loop of characters). Also printed: the
 milliseconds one step of 1,000 agents takes in the port, a game's cost per frame at 60 steps
 a second. Timing happens inside each process, so start-up and compiling are not counted, and
 in the process's CPU time, so other work on a shared machine does not stretch it.
@@ -46,31 +47,78 @@ console.log(best);
 
 CS_BENCH = """
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
+using System.Globalization;
 using System.IO;
 using Wander3d;
 
 static class Bench
 {
-    static void Main()
+    sealed class Character // a game's, as Compose.cs and the README have it
     {
-        var flock = new Flock(Scene.Create(), File.ReadAllText("start.txt"));
-        flock.Advance(%(warmup)d);
+        public Double3 Position, Velocity;
+        public Wander Kind;
+        public WanderAgent Agent;
+    }
+
+    // Agent-steps per second of CPU time, the best of the batches; Mono counts process CPU
+    // time in 10 ms ticks, so each batch repeats for 0.2 s at least.
+    static double Best(Action<int> advance, int count)
+    {
+        advance(%(warmup)d);
         double best = 0.0;
         for (int b = 0; b < %(batches)d; b++)
         {
-            // Mono counts process CPU time in 10 ms ticks: repeat the batch for 0.2 s at least.
             TimeSpan start = Process.GetCurrentProcess().TotalProcessorTime;
             double used, steps = 0.0;
             do
             {
-                flock.Advance(%(steps)d);
+                advance(%(steps)d);
                 steps += %(steps)d;
                 used = (Process.GetCurrentProcess().TotalProcessorTime - start).TotalSeconds;
             } while (used < 0.2);
-            best = Math.Max(best, flock.Count * steps / used);
+            best = Math.Max(best, count * steps / used);
         }
-        Console.WriteLine(best.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return best;
+    }
+
+    static void Main()
+    {
+        string text = File.ReadAllText("start.txt");
+        var flock = new Flock(WanderScene.Create(), text);
+        double hosted = Best(flock.Advance, flock.Count);
+
+        SceneSpec scene = WanderScene.Create();
+        WanderStart start = WanderStart.Parse(text);
+        var kinds = new Wander[scene.Groups.Length];
+        for (int g = 0; g < kinds.Length; g++)
+            kinds[g] = new Wander(scene.Groups[g].Params, scene.Seed, scene.Box);
+        var characters = new List<Character>();
+        for (int row = 0; row < start.Count; row++)
+        {
+            var c = new Character { Kind = kinds[start.GroupOf(row)] };
+            c.Agent = c.Kind.Restore(start, row, row, out c.Position, out c.Velocity);
+            characters.Add(c);
+        }
+        double dt = scene.Dt;
+        Action<int> tick = steps =>
+        {
+            for (int s = 0; s < steps; s++)
+                foreach (Character c in characters)
+                {
+                    c.Kind.Steer(c.Agent, c.Position, c.Velocity, dt);
+                    Double3 heading;
+                    Double3 force = c.Agent.Force + c.Agent.Containment;
+                    if (Wander.Integrate(ref c.Position, ref c.Velocity, force, c.Kind.Params,
+                                         dt, out heading))
+                        c.Kind.Follow(c.Agent, heading);
+                    c.Kind.Box.Reflect(c.Agent, ref c.Position, ref c.Velocity);
+                }
+        };
+        double composable = Best(tick, characters.Count);
+        CultureInfo inv = CultureInfo.InvariantCulture;
+        Console.WriteLine(hosted.ToString("R", inv) + " " + composable.ToString("R", inv));
     }
 }
 """
@@ -129,19 +177,25 @@ def js_rate(folder: Path) -> float:
     return float(done.stdout)
 
 
-def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
-    """Write timing program `name` beside the core, build it, run it; the rate it prints."""
+def _compiled_output(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> str:
+    """Write timing program `name` beside the core, build it, run it; what it prints."""
     text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     (folder / name).write_text(text)
     subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
-    done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
-    return float(done.stdout)
+    return subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True).stdout
 
 
-def csharp_rate(folder: Path) -> float:
+def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
+    """The rate a timing program prints (see _compiled_output)."""
+    return float(_compiled_output(folder, name, source, build, run))
+
+
+def csharp_rate(folder: Path) -> dict[str, float]:
+    """The hosted Flock's rate and the composable call's, from a game's own loop."""
     # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
     build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
-    return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+    printed = _compiled_output(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+    return dict(zip(MODES["csharp"], map(float, printed.split()), strict=True))
 
 
 def cpp_rate(folder: Path) -> float:
@@ -149,8 +203,12 @@ def cpp_rate(folder: Path) -> float:
     return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
 
 
-#: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {
+#: Languages timed in more than one way: the modes their function's dict holds, in order.
+MODES: dict[str, tuple[str, ...]] = {"csharp": ("hosted", "composable")}
+
+#: --lang value -> (the tool it needs, a function timing the port written in a folder: its
+#: rate, or per mode of MODES[lang] its rate).
+RUNNERS: dict[str, tuple[str, Callable[[Path], float | dict[str, float]]]] = {
     "js": ("node", js_rate),
     "csharp": ("mono", csharp_rate),
     "cpp": ("g++", cpp_rate),
@@ -167,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{lang} needs {RUNNERS[lang][0]}, which is not installed")
     header = f"{'method':8} {'engine 1 thread':>16}"
     for lang in args.langs:
-        header += f" {lang + ' agent-steps/s':>22} {'/ engine':>9} {'ms/1000-agent step':>19}"
+        for mode in MODES.get(lang, ("",)):
+            name = f"{lang} {mode}".strip()
+            header += f" {name + ' agent-steps/s':>22} {'/ engine':>9} {'ms/1000-agent step':>19}"
     print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
     print(header)
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             for lang in args.langs:
                 folder = Path(tmp) / f"{lang}-{method}"
                 write_port(plan, language(lang), folder)
-                rate = RUNNERS[lang][1](folder)
-                line += f" {rate / 1e6:>20.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
+                rates = RUNNERS[lang][1](folder)
+                for rate in rates.values() if isinstance(rates, dict) else [rates]:
+                    line += f" {rate / 1e6:>20.2f} M {rate / engine:>9.2f}"
+                    line += f" {1000 / rate * 1e3:>19.3f}"
             print(line, flush=True)
     return 0
 

@@ -34,6 +34,7 @@
 
 using System;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 
 namespace Wander3d
 {
@@ -123,8 +124,8 @@ namespace Wander3d
         double vertical = 1.0;
 
         // Derived from the values and dt (Refresh); InverseMass from the mass alone.
-        bool stale = true;
-        double derivedDt = double.NaN;
+        internal bool stale = true;
+        internal double derivedDt = double.NaN;
         internal double InverseMass = 1.0;
         internal double JitterStep, RateStep, OffsetFade, StopTime, PitchDecay, PitchKick;
         internal double RandomHolds, RandomGain;
@@ -248,8 +249,6 @@ namespace Wander3d
         /// when a value or dt changed.</summary>
         internal void Refresh(double dt)
         {
-            if (!stale && dt == derivedDt)
-                return;
             if (!(dt > 0.0) || double.IsInfinity(dt))
                 throw new ArgumentOutOfRangeException("dt", dt, "dt must be > 0 seconds");
             double rootDt = Math.Sqrt(dt);
@@ -298,8 +297,8 @@ namespace Wander3d
     {
         const double RampFraction = 0.25; // the containment push ramps to full over this part of the margin
 
-        /// <summary>units: the lowest and highest corners.</summary>
-        public readonly Double3 Min, Max;
+        // The corners as plain doubles: Mono copies a whole struct to read one of its fields.
+        internal readonly double LowX, LowY, LowZ, HighX, HighY, HighZ;
 
         /// <summary>units: agents start turning back this far inside a wall (0: only Reflect
         /// keeps them in).</summary>
@@ -314,10 +313,26 @@ namespace Wander3d
             double smallest = Math.Min(max.X - min.X, Math.Min(max.Y - min.Y, max.Z - min.Z));
             if (!(margin >= 0.0 && 2.0 * margin < smallest))
                 throw new ArgumentOutOfRangeException("margin", margin, "margin must be >= 0 and less than half the box's smallest extent");
-            Min = min;
-            Max = max;
+            LowX = min.X;
+            LowY = min.Y;
+            LowZ = min.Z;
+            HighX = max.X;
+            HighY = max.Y;
+            HighZ = max.Z;
             Margin = margin;
             InverseRamp = margin > 0.0 ? 1.0 / (margin * RampFraction) : 0.0;
+        }
+
+        /// <summary>units: the lowest corner.</summary>
+        public Double3 Min
+        {
+            get { return new Double3(LowX, LowY, LowZ); }
+        }
+
+        /// <summary>units: the highest corner.</summary>
+        public Double3 Max
+        {
+            get { return new Double3(HighX, HighY, HighZ); }
         }
 
         /// <summary>
@@ -325,16 +340,25 @@ namespace Wander3d
         /// velocity, and the agent's frame and target). True if it was. Call it after
         /// integrating; a game with its own collision may skip it.
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public bool Reflect(WanderAgent agent, ref Double3 position, ref Double3 velocity)
         {
             double px = position.X, py = position.Y, pz = position.Z;
-            double lox = Min.X, loy = Min.Y, loz = Min.Z;
-            double hix = Max.X, hiy = Max.Y, hiz = Max.Z;
-            bool outX = px < lox || px > hix, outY = py < loy || py > hiy, outZ = pz < loz || pz > hiz;
-            if (!(outX || outY || outZ))
-                return false;
-            Double3 h = agent.heading, s = agent.side, w = agent.direction;
-            if (outX)
+            if (px < LowX || px > HighX || py < LowY || py > HighY || pz < LowZ || pz > HighZ)
+            {
+                Mirror(agent, ref position, ref velocity);
+                return true;
+            }
+            return false;
+        }
+
+        void Mirror(WanderAgent agent, ref Double3 position, ref Double3 velocity)
+        {
+            double px = position.X, py = position.Y, pz = position.Z;
+            double lox = LowX, loy = LowY, loz = LowZ;
+            double hix = HighX, hiy = HighY, hiz = HighZ;
+            Double3 h = agent.Heading, s = agent.Side, w = agent.Direction;
+            if (px < lox || px > hix)
             {
                 px = px < lox ? 2.0 * lox - px : 2.0 * hix - px;
                 position.X = DetMath.Min(hix, DetMath.Max(lox, px));
@@ -343,7 +367,7 @@ namespace Wander3d
                 s.X = -s.X;
                 w.X = -w.X;
             }
-            if (outY)
+            if (py < loy || py > hiy)
             {
                 py = py < loy ? 2.0 * loy - py : 2.0 * hiy - py;
                 position.Y = DetMath.Min(hiy, DetMath.Max(loy, py));
@@ -352,7 +376,7 @@ namespace Wander3d
                 s.Y = -s.Y;
                 w.Y = -w.Y;
             }
-            if (outZ)
+            if (pz < loz || pz > hiz)
             {
                 pz = pz < loz ? 2.0 * loz - pz : 2.0 * hiz - pz;
                 position.Z = DetMath.Min(hiz, DetMath.Max(loz, pz));
@@ -361,9 +385,9 @@ namespace Wander3d
                 s.Z = -s.Z;
                 w.Z = -w.Z;
             }
-            agent.heading = h;
-            agent.side = s;
-            agent.direction = w;
+            agent.Heading = h;
+            agent.Side = s;
+            agent.Direction = w;
             WanderMethod method = agent.tickMethod;
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
@@ -379,7 +403,6 @@ namespace Wander3d
                 else
                     agent.yaw = Frame.ShiftOffsets(agent.yaw, agent.pitch, yaw - agent.usedYaw, pitch - agent.usedPitch, out agent.pitch);
             }
-            return true;
         }
     }
 
@@ -396,20 +419,24 @@ namespace Wander3d
         public readonly long Id;
 
         internal readonly ulong Key; // agent_key(seed_key, Id)
-        internal Double3 heading, side, direction; // unit; direction: the target's on the sphere
+        // Plain doubles, not Double3s: Mono's JIT reads a field of a struct field through an
+        // address and a null check each time, which made each tick a third slower.
+        internal double hx, hy, hz; // heading (unit)
+        internal double sx, sy, sz; // side (unit)
+        internal double wx, wy, wz; // direction: the target's on the sphere (unit)
         internal double yaw, pitch; // angle: the target's angles; noise: offsets of its curves
         internal ulong noiseKey0, noiseKey1;
         internal double noisePhase0, noisePhase1;
         internal double frequency, interval; // the values the noise phases and seek timer follow
         internal readonly double[] noiseCache = new double[12]; // the noise curves' cells and gradients
-        internal Double3 seekPoint;
+        internal double seekX, seekY, seekZ; // the point sought
         internal double seekTimer;
         internal long held = -1; // random method: the hold whose direction is in heldDirection
-        internal Double3 heldDirection;
+        internal double heldX, heldY, heldZ;
         internal long steps; // ticks steered: the agent's own step count
         internal WanderMethod tickMethod; // the method of the last tick (Follow, Reflect)
         internal double usedYaw, usedPitch; // the noise method's target angles of the last tick
-        internal Double3 force, containment, target;
+        internal double fx, fy, fz, cx, cy, cz, tx, ty, tz; // force, containment, target
 
         internal WanderAgent(long id, ulong key)
         {
@@ -421,25 +448,64 @@ namespace Wander3d
         /// <summary>Unit vector: where the agent faces (its last Follow).</summary>
         public Double3 Heading
         {
-            get { return heading; }
+            get { return new Double3(hx, hy, hz); }
+            internal set
+            {
+                hx = value.X;
+                hy = value.Y;
+                hz = value.Z;
+            }
         }
 
         /// <summary>The last tick's wander steering force (mass*units/s^2).</summary>
         public Double3 Force
         {
-            get { return force; }
+            get { return new Double3(fx, fy, fz); }
         }
 
         /// <summary>The last tick's containment force; (-0, -0, -0) when the box did not push.</summary>
         public Double3 Containment
         {
-            get { return containment; }
+            get { return new Double3(cx, cy, cz); }
         }
 
         /// <summary>The point the last tick steered towards (units).</summary>
         public Double3 Target
         {
-            get { return target; }
+            get { return new Double3(tx, ty, tz); }
+        }
+
+        internal Double3 Side
+        {
+            get { return new Double3(sx, sy, sz); }
+            set
+            {
+                sx = value.X;
+                sy = value.Y;
+                sz = value.Z;
+            }
+        }
+
+        internal Double3 Direction
+        {
+            get { return new Double3(wx, wy, wz); }
+            set
+            {
+                wx = value.X;
+                wy = value.Y;
+                wz = value.Z;
+            }
+        }
+
+        internal Double3 SeekPoint
+        {
+            get { return new Double3(seekX, seekY, seekZ); }
+            set
+            {
+                seekX = value.X;
+                seekY = value.Y;
+                seekZ = value.Z;
+            }
         }
 
         /// <summary>Ticks steered since the agent was made.</summary>
@@ -1331,14 +1397,14 @@ namespace Wander3d
             WanderAgent agent = NewAgent(id);
             position = start.Vector(row, 0);
             velocity = start.Vector(row, 1);
-            agent.heading = start.Vector(row, 2);
-            agent.side = start.Vector(row, 3);
-            agent.direction = start.Vector(row, 4);
+            agent.Heading = start.Vector(row, 2);
+            agent.Side = start.Vector(row, 3);
+            agent.Direction = start.Vector(row, 4);
             agent.yaw = start.Number(row, 15);
             agent.pitch = start.Number(row, 16);
             agent.noisePhase0 = start.Number(row, 17);
             agent.noisePhase1 = start.Number(row, 18);
-            agent.seekPoint = new Double3(start.Number(row, 19), start.Number(row, 20), start.Number(row, 21));
+            agent.SeekPoint = new Double3(start.Number(row, 19), start.Number(row, 20), start.Number(row, 21));
             agent.seekTimer = start.Number(row, 22);
             agent.noiseKey0 = start.NoiseKey(row, 0);
             agent.noiseKey1 = start.NoiseKey(row, 1);
@@ -1396,8 +1462,8 @@ namespace Wander3d
             double yaw = (2.0 * RandomStream.Uniform(key, 6) - 1.0) * Frame.Pi;
             double pitch = (2.0 * RandomStream.Uniform(key, 7) - 1.0) * Frame.HalfPi * p.Vertical;
             bool angle = p.Method == WanderMethod.Angle;
-            agent.heading = heading;
-            agent.side = new Double3(sx, sy, sz);
+            agent.Heading = heading;
+            agent.Side = new Double3(sx, sy, sz);
             agent.yaw = angle ? yaw : 0.0;
             agent.pitch = angle ? pitch : 0.0;
             // Below 2^63, as the engine draws them: the top bit cleared.
@@ -1405,7 +1471,7 @@ namespace Wander3d
             agent.noiseKey1 = RandomStream.HashAt(key, 10) & 0x7FFFFFFFFFFFFFFFUL;
             agent.noisePhase0 = RandomStream.Uniform(key, 11) * 1024.0;
             agent.noisePhase1 = RandomStream.Uniform(key, 12) * 1024.0;
-            agent.seekPoint = seekPoint;
+            agent.SeekPoint = seekPoint;
             agent.seekTimer = RandomStream.Uniform(key, 13) * p.Interval;
             double wx = hx, wy = hy, wz = hz;
             if (angle)
@@ -1428,7 +1494,7 @@ namespace Wander3d
                 );
                 Frame.DirectionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
             }
-            agent.direction = new Double3(wx, wy, wz);
+            agent.Direction = new Double3(wx, wy, wz);
             agent.frequency = p.Frequency;
             agent.interval = p.Interval;
             agent.tickMethod = p.Method;
@@ -1445,7 +1511,8 @@ namespace Wander3d
         public void Steer(WanderAgent agent, Double3 position, Double3 velocity, double dt)
         {
             WanderParams p = parameters;
-            p.Refresh(dt);
+            if (p.stale || dt != p.derivedDt)
+                p.Refresh(dt);
             WanderMethod method = p.Method;
             WanderBox box = Box;
             if (box == null && method == WanderMethod.Seek)
@@ -1455,9 +1522,7 @@ namespace Wander3d
             double distance = p.Distance, radius = p.Radius, vertical = p.Vertical;
             double px = position.X, py = position.Y, pz = position.Z;
             double vx = velocity.X, vy = velocity.Y, vz = velocity.Z;
-            double hx = agent.heading.X, hy = agent.heading.Y, hz = agent.heading.Z;
-            double wx = agent.direction.X, wy = agent.direction.Y, wz = agent.direction.Z;
-            double yaw = agent.yaw, pitch = agent.pitch;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
 
             // 1. Containment, per axis: + pushes towards high, - towards low.
             double ix = 0.0, iy = 0.0, iz = 0.0;
@@ -1465,12 +1530,12 @@ namespace Wander3d
             if (box != null)
             {
                 margin = box.Margin;
-                lox = box.Min.X;
-                loy = box.Min.Y;
-                loz = box.Min.Z;
-                hix = box.Max.X;
-                hiy = box.Max.Y;
-                hiz = box.Max.Z;
+                lox = box.LowX;
+                loy = box.LowY;
+                loz = box.LowZ;
+                hix = box.HighX;
+                hiy = box.HighY;
+                hiz = box.HighZ;
                 if (margin > 0.0)
                 {
                     double stopTime = p.StopTime, inverseRamp = box.InverseRamp;
@@ -1494,7 +1559,6 @@ namespace Wander3d
             double weight = DetMath.Max(Math.Abs(ix), DetMath.Max(Math.Abs(iy), Math.Abs(iz)));
 
             // 2. The wander target.
-            double usedYaw = 0.0, usedPitch = 0.0; // the noise method's target angles
             double tx, ty, tz;
             if (method == WanderMethod.Seek)
             {
@@ -1507,20 +1571,23 @@ namespace Wander3d
                 agent.seekTimer -= dt;
                 if (agent.seekTimer <= 0.0)
                 {
-                    agent.seekPoint = new Double3(
+                    agent.SeekPoint = new Double3(
                         lox + margin + RandomStream.Uniform(key, 0) * (hix - lox - 2 * margin),
                         loy + margin + RandomStream.Uniform(key, 1) * (hiy - loy - 2 * margin),
                         loz + margin + RandomStream.Uniform(key, 2) * (hiz - loz - 2 * margin)
                     );
                     agent.seekTimer += p.Interval;
                 }
-                tx = agent.seekPoint.X;
-                ty = agent.seekPoint.Y;
-                tz = agent.seekPoint.Z;
+                tx = agent.seekX;
+                ty = agent.seekY;
+                tz = agent.seekZ;
             }
             else
             {
-                double sx = agent.side.X, sy = agent.side.Y, sz = agent.side.Z;
+                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
+                double wx = agent.wx, wy = agent.wy, wz = agent.wz;
+                double yaw = agent.yaw, pitch = agent.pitch;
+                double usedYaw = 0.0, usedPitch = 0.0; // the noise method's target angles
                 if (method == WanderMethod.Sphere)
                 {
                     double ux, uy, uz;
@@ -1596,11 +1663,13 @@ namespace Wander3d
                             u = 1.0;
                         }
                         double gain = p.RandomGain / u;
-                        agent.heldDirection = new Double3(ux * gain, uy * gain, uz * gain);
+                        agent.heldX = ux * gain;
+                        agent.heldY = uy * gain;
+                        agent.heldZ = uz * gain;
                     }
-                    wx = agent.heldDirection.X;
-                    wy = agent.heldDirection.Y;
-                    wz = agent.heldDirection.Z;
+                    wx = agent.heldX;
+                    wy = agent.heldY;
+                    wz = agent.heldZ;
                 }
                 // Turn the target inward on axes heading into a wall, so the agent does not
                 // head straight back out; a mirror keeps it on the sphere.
@@ -1634,6 +1703,13 @@ namespace Wander3d
                 tx = px + hx * distance + wx * radius;
                 ty = py + hy * distance + wy * radius;
                 tz = pz + hz * distance + wz * radius;
+                agent.wx = wx;
+                agent.wy = wy;
+                agent.wz = wz;
+                agent.yaw = yaw;
+                agent.pitch = pitch;
+                agent.usedYaw = usedYaw;
+                agent.usedPitch = usedPitch;
             }
 
             // 3. Steering; containment apart (its sum with the force is the engine's blend).
@@ -1661,20 +1737,26 @@ namespace Wander3d
             }
             dy *= vertical;
             double keep = 1.0 - weight;
-            agent.force = new Double3(dx * keep, dy * keep, dz * keep);
+            // Written field by field: Mono's JIT copies a constructed struct once more.
+            agent.fx = dx * keep;
+            agent.fy = dy * keep;
+            agent.fz = dz * keep;
             if (weight > 0.0)
             {
                 double c = p.MaxForce * weight / Math.Sqrt(ix * ix + iy * iy + iz * iz);
-                agent.containment = new Double3(ix * c, iy * c, iz * c);
+                agent.cx = ix * c;
+                agent.cy = iy * c;
+                agent.cz = iz * c;
             }
             else
-                agent.containment = new Double3(-0.0, -0.0, -0.0);
-            agent.direction = new Double3(wx, wy, wz);
-            agent.yaw = yaw;
-            agent.pitch = pitch;
-            agent.usedYaw = usedYaw;
-            agent.usedPitch = usedPitch;
-            agent.target = new Double3(tx, ty, tz);
+            {
+                agent.cx = -0.0;
+                agent.cy = -0.0;
+                agent.cz = -0.0;
+            }
+            agent.tx = tx;
+            agent.ty = ty;
+            agent.tz = tz;
             agent.tickMethod = method;
             agent.steps = step + 1;
         }
@@ -1685,6 +1767,7 @@ namespace Wander3d
         /// position += velocity * dt. Returns whether the agent moves; heading is its new unit
         /// direction (taken before the speed clamp; zero when it does not move).
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static bool Integrate(
             ref Double3 position,
             ref Double3 velocity,
@@ -1725,9 +1808,15 @@ namespace Wander3d
                     vz = nz * maxSpeed;
                 }
             }
-            velocity = new Double3(vx, vy, vz);
-            position = new Double3(position.X + vx * dt, position.Y + vy * dt, position.Z + vz * dt);
-            heading = new Double3(nx, ny, nz);
+            velocity.X = vx;
+            velocity.Y = vy;
+            velocity.Z = vz;
+            position.X += vx * dt;
+            position.Y += vy * dt;
+            position.Z += vz * dt;
+            heading.X = nx;
+            heading.Y = ny;
+            heading.Z = nz;
             return moving;
         }
 
@@ -1739,12 +1828,12 @@ namespace Wander3d
         public void Follow(WanderAgent agent, Double3 heading)
         {
             double nx = heading.X, ny = heading.Y, nz = heading.Z;
-            double hx = agent.heading.X, hy = agent.heading.Y, hz = agent.heading.Z;
-            double wx = agent.direction.X, wy = agent.direction.Y, wz = agent.direction.Z;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
             WanderMethod method = agent.tickMethod;
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
-                double sx = agent.side.X, sy = agent.side.Y, sz = agent.side.Z;
+                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
                 Frame.TransportPair(ref sx, ref sy, ref sz, ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
                 // Pull the side level (same sign, so it never flips): fully for a level
                 // heading, less towards vertical, where the level side swings fast.
@@ -1766,12 +1855,16 @@ namespace Wander3d
                     sy = sy * inverse;
                     sz = sz * inverse;
                 }
-                agent.side = new Double3(sx, sy, sz);
+                agent.sx = sx;
+                agent.sy = sy;
+                agent.sz = sz;
             }
             else
                 Frame.Transport(ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
-            agent.direction = new Double3(wx, wy, wz);
-            agent.heading = heading;
+            agent.wx = wx;
+            agent.wy = wy;
+            agent.wz = wz;
+            agent.Heading = heading;
         }
 
         // ------------------------------------------------------------ switching and drawing
@@ -1792,13 +1885,13 @@ namespace Wander3d
             if (method == WanderMethod.Seek)
                 RequireBox("The seek method");
             double px = position.X, py = position.Y, pz = position.Z;
-            double hx = agent.heading.X, hy = agent.heading.Y, hz = agent.heading.Z;
-            double wx = agent.direction.X, wy = agent.direction.Y, wz = agent.direction.Z;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
             if (previous == WanderMethod.Seek)
             {
-                wx = agent.seekPoint.X - (px + hx * p.Distance);
-                wy = agent.seekPoint.Y - (py + hy * p.Distance);
-                wz = agent.seekPoint.Z - (pz + hz * p.Distance);
+                wx = agent.seekX - (px + hx * p.Distance);
+                wy = agent.seekY - (py + hy * p.Distance);
+                wz = agent.seekZ - (pz + hz * p.Distance);
             }
             double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
             if (w > Tiny)
@@ -1813,13 +1906,13 @@ namespace Wander3d
                 wy = hy;
                 wz = hz;
             }
-            agent.direction = new Double3(wx, wy, wz);
+            agent.Direction = new Double3(wx, wy, wz);
             ulong key = RandomStream.StreamKey(SpawnKey(agent), agent.steps);
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
                 double sx, sy, sz, pitch;
                 Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
-                agent.side = new Double3(sx, sy, sz);
+                agent.Side = new Double3(sx, sy, sz);
                 double yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
                 if (method == WanderMethod.Angle)
                 {
@@ -1855,10 +1948,10 @@ namespace Wander3d
             {
                 WanderBox box = Box;
                 Double3 shown = previous == WanderMethod.Seek
-                    ? agent.seekPoint
+                    ? agent.SeekPoint
                     : new Double3(px + hx * p.Distance + wx * p.Radius, py + hy * p.Distance + wy * p.Radius, pz + hz * p.Distance + wz * p.Radius);
                 double m = box.Margin;
-                agent.seekPoint = new Double3(
+                agent.SeekPoint = new Double3(
                     DetMath.Min(box.Max.X - m, DetMath.Max(box.Min.X + m, shown.X)),
                     DetMath.Min(box.Max.Y - m, DetMath.Max(box.Min.Y + m, shown.Y)),
                     DetMath.Min(box.Max.Z - m, DetMath.Max(box.Min.Z + m, shown.Z))
@@ -1876,8 +1969,8 @@ namespace Wander3d
         {
             WanderParams p = parameters;
             if (p.Method == WanderMethod.Seek)
-                return agent.seekPoint;
-            Double3 h = agent.heading, w = agent.direction;
+                return agent.SeekPoint;
+            Double3 h = agent.Heading, w = agent.Direction;
             return new Double3(
                 position.X + h.X * p.Distance + w.X * p.Radius,
                 position.Y + h.Y * p.Distance + w.Y * p.Radius,
@@ -1890,7 +1983,7 @@ namespace Wander3d
         public double WanderSphere(WanderAgent agent, Double3 position, out Double3 centre)
         {
             WanderParams p = parameters;
-            Double3 h = agent.heading;
+            Double3 h = agent.Heading;
             centre = new Double3(position.X + h.X * p.Distance, position.Y + h.Y * p.Distance, position.Z + h.Z * p.Distance);
             return p.Method == WanderMethod.Seek ? 0.0 : p.Radius;
         }
@@ -2165,14 +2258,20 @@ namespace Wander3d
             {
                 Wander wander = Groups[GroupOf[i]].Wander;
                 WanderAgent agent = Agents[i];
+                Double3 position = Position[i], velocity = Velocity[i];
                 for (int s = 0; s < steps; s++)
                 {
-                    wander.Steer(agent, Position[i], Velocity[i], dt);
-                    Double3 heading;
-                    if (Wander.Integrate(ref Position[i], ref Velocity[i], agent.force + agent.containment, wander.Params, dt, out heading))
+                    wander.Steer(agent, position, velocity, dt);
+                    Double3 force, heading;
+                    force.X = agent.fx + agent.cx;
+                    force.Y = agent.fy + agent.cy;
+                    force.Z = agent.fz + agent.cz;
+                    if (Wander.Integrate(ref position, ref velocity, force, wander.Params, dt, out heading))
                         wander.Follow(agent, heading);
-                    box.Reflect(agent, ref Position[i], ref Velocity[i]);
+                    box.Reflect(agent, ref position, ref velocity);
                 }
+                Position[i] = position;
+                Velocity[i] = velocity;
             }
             StepCount += steps;
         }
