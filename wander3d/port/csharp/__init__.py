@@ -147,7 +147,8 @@ public class Wanderer : MonoBehaviour
             kind = new Wander(scene.Groups[0].Params, scene.Seed, scene.Box);
         }
         position = FromUnity(transform.position);
-        velocity = FromUnity(transform.forward) * (kind.Params.InitialSpeed * units);
+        Vector3 f = transform.forward;
+        velocity = new Double3(f.x, f.y, -f.z) * kind.Params.InitialSpeed; // z negated, as below
         agent = kind.Agent(nextId++, position, velocity);
     }
 
@@ -292,9 +293,11 @@ A Unity character with group {first!r}'s parameters that wanders and seeks a poi
 ```csharp
 {character}```
 
-Call it from a fixed tick (`FixedUpdate`; Godot's `_PhysicsProcess`): with
-`Time.fixedDeltaTime` at the scene's dt, an agent repeats wander3d's run. A varying dt works
-(the derived constants follow it) but gives another run.
+Call it from a fixed tick (`FixedUpdate`; Godot's `_PhysicsProcess`), with
+`Time.fixedDeltaTime` (Project Settings > Time > Fixed Timestep) at the scene's dt: the
+agents then step as wander3d's do, and `Compose.cs`, which drives wander3d's start this way,
+repeats wander3d's run bit for bit. A varying dt works (the derived constants follow it) but
+gives another run.
 
 ## Godot 4 (.NET)
 
