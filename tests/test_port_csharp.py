@@ -132,7 +132,7 @@ def scene_of(tmp_path, name):
 @pytest.mark.parametrize(
     "name",
     [
-        *(pytest.param(n, marks=[pytest.mark.slow, pytest.mark.timeout(400)]) if n == "swarm"
+        *(pytest.param(n, marks=[pytest.mark.slow, pytest.mark.timeout(600)]) if n == "swarm"
           else n for n in BUNDLED),
         *WRITTEN,
         "odd",
