@@ -49,31 +49,78 @@ console.log(best);
 
 CS_BENCH = """
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
+using System.Globalization;
 using System.IO;
 using Wander3d;
 
 static class Bench
 {
-    static void Main()
+    sealed class Character // a game's, as Compose.cs and the README have it
     {
-        var flock = new Flock(Scene.Create(), File.ReadAllText("start.txt"));
-        flock.Advance(%(warmup)d);
+        public Double3 Position, Velocity;
+        public Wander Kind;
+        public WanderAgent Agent;
+    }
+
+    // Agent-steps per second of CPU time, the best of the batches; Mono counts process CPU
+    // time in 10 ms ticks, so each batch repeats for 0.2 s at least.
+    static double Best(Action<int> advance, int count)
+    {
+        advance(%(warmup)d);
         double best = 0.0;
         for (int b = 0; b < %(batches)d; b++)
         {
-            // Mono counts process CPU time in 10 ms ticks: repeat the batch for 0.2 s at least.
             TimeSpan start = Process.GetCurrentProcess().TotalProcessorTime;
             double used, steps = 0.0;
             do
             {
-                flock.Advance(%(steps)d);
+                advance(%(steps)d);
                 steps += %(steps)d;
                 used = (Process.GetCurrentProcess().TotalProcessorTime - start).TotalSeconds;
             } while (used < 0.2);
-            best = Math.Max(best, flock.Count * steps / used);
+            best = Math.Max(best, count * steps / used);
         }
-        Console.WriteLine(best.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return best;
+    }
+
+    static void Main()
+    {
+        string text = File.ReadAllText("start.txt");
+        var flock = new Flock(WanderScene.Create(), text);
+        double hosted = Best(flock.Advance, flock.Count);
+
+        SceneSpec scene = WanderScene.Create();
+        WanderStart start = WanderStart.Parse(text);
+        var kinds = new Wander[scene.Groups.Length];
+        for (int g = 0; g < kinds.Length; g++)
+            kinds[g] = new Wander(scene.Groups[g].Params, scene.Seed, scene.Box);
+        var characters = new List<Character>();
+        for (int row = 0; row < start.Count; row++)
+        {
+            var c = new Character { Kind = kinds[start.GroupOf(row)] };
+            c.Agent = c.Kind.Restore(start, row, row, out c.Position, out c.Velocity);
+            characters.Add(c);
+        }
+        double dt = scene.Dt;
+        Action<int> tick = steps =>
+        {
+            for (int s = 0; s < steps; s++)
+                foreach (Character c in characters)
+                {
+                    c.Kind.Steer(c.Agent, c.Position, c.Velocity, dt);
+                    Double3 heading;
+                    Double3 force = c.Agent.Force + c.Agent.Containment;
+                    if (Wander.Integrate(ref c.Position, ref c.Velocity, force, c.Kind.Params,
+                                         dt, out heading))
+                        c.Kind.Follow(c.Agent, heading);
+                    c.Kind.Box.Reflect(c.Agent, ref c.Position, ref c.Velocity);
+                }
+        };
+        double composable = Best(tick, characters.Count);
+        CultureInfo inv = CultureInfo.InvariantCulture;
+        Console.WriteLine(hosted.ToString("R", inv) + " " + composable.ToString("R", inv));
     }
 }
 """
@@ -84,50 +131,23 @@ CPP_BENCH = """
 #include <ctime>
 #include <fstream>
 #include <sstream>
-#include <vector>
 #include "wander.hpp"
-
-// The best rate of batches of `step` (agent-steps per second of the process's CPU time).
-template <typename Step>
-double best(Step step, double agents) {
-    double top = 0.0;
-    for (int b = 0; b < %(batches)d; b++) {
-        std::clock_t start = std::clock();
-        step(%(steps)d);
-        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-        top = std::max(top, agents * %(steps)d.0 / used);
-    }
-    return top;
-}
 
 int main() {
     std::ifstream file("start.txt");
     std::stringstream text;
     text << file.rdbuf();
-    const wander3d::SceneSpec scene = wander3d::scene();
-    wander3d::Flock flock(scene);
+    wander3d::Flock flock(wander3d::scene());
     if (!flock.loadStart(text.str())) return 1;
     flock.advance(%(warmup)d);
-    const double hosted = best([&](int n) { flock.advance(n); }, flock.count());
-
-    // The composable call in a game's loop (compose.cpp): every agent, each tick.
-    wander3d::Wander wander(scene.groups[0].params, scene.seed, scene.box);
-    std::vector<wander3d::StartAgent> agents;
-    if (!wander3d::readStart(text.str(), scene, agents)) return 1;
-    auto ticks = [&](int n) {
-        for (int s = 0; s < n; s++)
-            for (wander3d::StartAgent& a : agents) {
-                wander.steer(a.agent, a.position, a.velocity, scene.dt);
-                wander3d::Vec3 heading;
-                if (wander3d::integrate(a.position, a.velocity, a.agent.force + a.agent.containment,
-                                        wander.params, scene.dt, heading))
-                    wander.follow(a.agent, heading);
-                wander.box.reflect(a.agent, a.position, a.velocity);
-            }
-    };
-    ticks(%(warmup)d);
-    const double composed = best(ticks, static_cast<double>(agents.size()));
-    std::printf("%%.17g %%.17g\\n", hosted, composed);
+    double best = 0.0;
+    for (int b = 0; b < %(batches)d; b++) {
+        std::clock_t start = std::clock();  // the process's CPU time
+        flock.advance(%(steps)d);
+        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+        best = std::max(best, flock.count * %(steps)d.0 / used);
+    }
+    std::printf("%%.17g\\n", best);
 }
 """
 

@@ -134,17 +134,16 @@ def conformance(lang: str, port: Path, seconds: object, rate: object, cwd: Path)
 
 def conformance_sh(
     port: Path,
-    seconds: object,
-    rate: object,
-    *,
+    *args: object,
     compose: bool = False,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    """`bash DIR/conformance.sh [--compose] SECONDS SAMPLE_RATE` as a user runs it (from another
-    folder); `env` adds to the environment (CXX, CXXFLAGS). Its stdout is the CSV."""
+    """`bash DIR/conformance.sh [--compose] ARGS...` as a user runs it (from another folder);
+    `env` adds to the environment (CXX, CXXFLAGS). Its exit status, stdout (the CSV alone) and
+    stderr."""
     command = ["bash", str(port / "conformance.sh"), *(["--compose"] if compose else [])]
     return subprocess.run(
-        [*command, str(seconds), str(rate)],
+        [*command, *map(str, args)],
         cwd=port.parent,
         env={**os.environ, **(env or {})},
         capture_output=True,
@@ -336,3 +335,44 @@ def check_group_subset(lang: str, tmp: Path) -> None:
     ours = conformance(lang, out, SECONDS, 2.0, tmp)
     assert_same_csv(ours, reference(out, SECONDS, 2.0))
     assert {row.split(b",")[1] for row in ours.splitlines()[1:]} == {b'"angle"', b'"noise"'}
+
+
+# ------------------------------------------------------------------ DIR/conformance.sh
+def check_both_modes(port: Path, seconds: float, rate: float) -> None:
+    """`conformance.sh` (the hosted flock) and `conformance.sh --compose` (the composable call)
+    each print what `wander3d run DIR/scene.toml` writes, byte for byte."""
+    engine = reference(port, seconds, rate)
+    for mode in ([], ["--compose"]):
+        done = conformance_sh(port, *mode, str(seconds), str(rate))
+        assert done.returncode == 0, done.stderr.decode(errors="replace")
+        assert_same_csv(done.stdout, engine)
+
+
+def check_usage(port: Path) -> None:
+    """Bad arguments to conformance.sh, in either mode: a usage line on stderr, nothing on
+    stdout, exit status 2."""
+    for args in ([], ["60"], ["60", "10", "5"], ["-1", "10"], ["60", "x"], ["--compose", "60"],
+                 ["--compose", "0", "10"]):  # fmt: skip
+        done = conformance_sh(port, *args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == b"" and b"usage: " in done.stderr, (args, done.stderr)
+
+
+def engine_with_edits(
+    scene: Path, edits: list[tuple[int, int, str, float]], steps: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's positions and velocities after `steps` steps of `scene` with run-time
+    edits (step, group, scene key, value): before step `step`, group `group`'s key takes
+    the value (Simulation.update_group, as the app's sliders do)."""
+    import dataclasses
+
+    sim = Simulation(load_scene(scene).run_spec, threads=1)
+    wander_keys = {f.name for f in dataclasses.fields(type(sim.groups[0].wander))}
+    for step, group, key, value in sorted(edits):
+        sim.step(step - sim.step_count)
+        if key in wander_keys:
+            sim.update_wander(group, **{key: value})
+        else:
+            sim.update_group(group, dataclasses.replace(sim.groups[group], **{key: value}))
+    sim.step(steps - sim.step_count)
+    return sim.positions.copy(), sim.velocities.copy()

@@ -1,14 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The wander3d authors
 // SPDX-License-Identifier: MIT
-// Conformance.cs: print this port's run as CSV, exactly as `wander3d run --out ref.csv` does.
+// Conformance.cs: print this port's hosted flock's run as CSV, exactly as `wander3d run --out
+// ref.csv` does (Compose.cs: the same run through the composable call).
 //
-//   mcs -out:conformance.exe *.cs && mono conformance.exe SECONDS SAMPLE_RATE > out.csv
+//   bash conformance.sh SECONDS SAMPLE_RATE > out.csv      # builds into build/, runs this
 //   wander3d run scene.toml --seconds SECONDS --sample-rate SAMPLE_RATE --out ref.csv
 //   cmp out.csv ref.csv
 //
-// It starts from start.txt (wander3d's exact start of scene.toml, read from the folder of the
-// program) and steps the core in Wander.cs; the rows are every agent at every sample
-// (docs/ports.md of wander3d, "The conformance driver's CSV"). Not needed in a game.
+// It starts from start.txt (wander3d's exact start of scene.toml: the third argument, else the
+// one beside the program) and steps the core in Wander.cs; the rows are every agent at every
+// sample (docs/ports.md of wander3d, "The conformance driver's CSV"). Not needed in a game.
 
 using System;
 using System.Globalization;
@@ -22,57 +23,111 @@ namespace Wander3d
     {
         static int Main(string[] args)
         {
+            CsvRun run = CsvRun.FromArguments(args);
+            if (run == null)
+                return 2;
+            var flock = new Flock(WanderScene.Create(), run.StartText);
+            run.Begin(flock.Dt);
+            for (long k = 0; k < run.Samples; k++)
+            {
+                if (k > 0)
+                    flock.Advance((int)run.Every);
+                run.Sample(k);
+                for (int i = 0; i < flock.Count; i++)
+                    run.Row(i, flock.GroupOf[i], flock.Position[i], flock.Velocity[i]);
+            }
+            run.End();
+            return 0;
+        }
+    }
+
+    /// <summary>
+    /// What both conformance drivers share: the arguments, the plan of a run as `wander3d run`
+    /// makes it (whole steps, Python's round: halves to even; a whole number of steps between
+    /// samples) and its CSV, written as Arrow writes it.
+    /// </summary>
+    sealed class CsvRun
+    {
+        public const string Usage = "usage: bash conformance.sh [--compose] SECONDS SAMPLE_RATE (both > 0)";
+
+        public readonly double Seconds, Rate;
+        public readonly string StartText;
+        public long Steps, Every, Samples;
+        double interval;
+        string[] names;
+        string frame, time;
+        readonly Shortest shortest = new Shortest();
+        readonly StringBuilder row = new StringBuilder();
+        StreamWriter output;
+
+        CsvRun(double seconds, double rate, string startText)
+        {
+            Seconds = seconds;
+            Rate = rate;
+            StartText = startText;
+        }
+
+        /// <summary>SECONDS SAMPLE_RATE [START]: the run, or null after the usage line on
+        /// stderr.</summary>
+        public static CsvRun FromArguments(string[] args)
+        {
             double seconds = 0.0, rate = 0.0;
             if (
-                args.Length != 2
+                args.Length < 2
+                || args.Length > 3
                 || !double.TryParse(args[0], NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)
                 || !double.TryParse(args[1], NumberStyles.Float, CultureInfo.InvariantCulture, out rate)
                 || !(seconds > 0.0)
                 || !(rate > 0.0)
             )
             {
-                Console.Error.WriteLine("usage: mono conformance.exe SECONDS SAMPLE_RATE (both > 0)");
-                return 2;
+                Console.Error.WriteLine(Usage);
+                return null;
             }
-            string start = File.ReadAllText(Path.Combine(AppDomain.CurrentDomain.BaseDirectory, "start.txt"));
-            var flock = new Flock(Scene.Create(), start);
-            double dt = flock.Dt;
-            // As `wander3d run` plans it: whole steps (Python's round: halves to even), a whole
-            // number of steps between samples.
-            long steps = Math.Max(1L, (long)Math.Round(seconds / dt, MidpointRounding.ToEven));
-            long every = Math.Max(1L, (long)Math.Round(1.0 / (rate * dt), MidpointRounding.ToEven));
-            long samples = steps / every + 1;
-            double interval = (double)every * dt;
-            var names = new string[flock.Groups.Length];
-            for (int g = 0; g < names.Length; g++)
-                names[g] = "\"" + flock.Groups[g].Name.Replace("\"", "\"\"") + "\"";
+            string start = args.Length == 3 ? args[2] : Path.Combine(AppDomain.CurrentDomain.BaseDirectory, "start.txt");
+            return new CsvRun(seconds, rate, File.ReadAllText(start));
+        }
 
-            var output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false), 1 << 16);
-            output.NewLine = "\n";
+        /// <summary>Plan the run at dt and write the header.</summary>
+        public void Begin(double dt)
+        {
+            Steps = Math.Max(1L, (long)Math.Round(Seconds / dt, MidpointRounding.ToEven));
+            Every = Math.Max(1L, (long)Math.Round(1.0 / (Rate * dt), MidpointRounding.ToEven));
+            Samples = Steps / Every + 1;
+            interval = (double)Every * dt;
+            SceneSpec scene = WanderScene.Create();
+            names = new string[scene.Groups.Length];
+            for (int g = 0; g < names.Length; g++)
+                names[g] = "\"" + scene.Groups[g].Name.Replace("\"", "\"\"") + "\"";
+            output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false), 1 << 16);
             output.Write("\"particle\",\"group\",\"frame\",\"t\",\"x\",\"y\",\"z\",\"vx\",\"vy\",\"vz\"\n");
-            var row = new StringBuilder();
-            var shortest = new Shortest();
-            for (long k = 0; k < samples; k++)
-            {
-                if (k > 0)
-                    flock.Advance((int)every);
-                string t = shortest.Double((double)k * interval);
-                string frame = k.ToString(CultureInfo.InvariantCulture);
-                for (int i = 0; i < flock.Count; i++)
-                {
-                    row.Clear();
-                    row.Append(i.ToString(CultureInfo.InvariantCulture)).Append(',');
-                    row.Append(names[flock.GroupOf[i]]).Append(',').Append(frame).Append(',').Append(t);
-                    for (int c = 0; c < 3; c++)
-                        row.Append(',').Append(shortest.Float((float)flock.Position[3 * i + c]));
-                    for (int c = 0; c < 3; c++)
-                        row.Append(',').Append(shortest.Float((float)flock.Velocity[3 * i + c]));
-                    row.Append('\n');
-                    output.Write(row.ToString());
-                }
-            }
+        }
+
+        /// <summary>The rows that follow are sample k's (taken after k * Every steps).</summary>
+        public void Sample(long k)
+        {
+            frame = k.ToString(CultureInfo.InvariantCulture);
+            time = shortest.Double((double)k * interval);
+        }
+
+        public void Row(int particle, int group, Double3 position, Double3 velocity)
+        {
+            row.Clear();
+            row.Append(particle.ToString(CultureInfo.InvariantCulture)).Append(',');
+            row.Append(names[group]).Append(',').Append(frame).Append(',').Append(time);
+            row.Append(',').Append(shortest.Float((float)position.X));
+            row.Append(',').Append(shortest.Float((float)position.Y));
+            row.Append(',').Append(shortest.Float((float)position.Z));
+            row.Append(',').Append(shortest.Float((float)velocity.X));
+            row.Append(',').Append(shortest.Float((float)velocity.Y));
+            row.Append(',').Append(shortest.Float((float)velocity.Z));
+            row.Append('\n');
+            output.Write(row.ToString());
+        }
+
+        public void End()
+        {
             output.Flush();
-            return 0;
         }
     }
 

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The wander3d authors
 // SPDX-License-Identifier: MIT
-// Wander.cs: wander3d's wander steering for C# games (Unity, Godot 4 C#, any .NET), identical
+// Wander.cs: wander3d's wander steering for C# games (Unity, Godot 4 .NET, any .NET), identical
 // to the engine.
 //
 // A port of wander3d's step (wander3d/engine/kernel.py) that repeats its runs bit for bit: the
@@ -9,16 +9,32 @@
 // evaluated in the engine's order, its own sin/cos/atan2/asin/exp (detmath), and a
 // counter-based random stream keyed by (seed, agent, step, draw).
 //
-//   var flock = new Flock(Scene.Create());        // agents spawned in the box
-//   // each frame:
-//   double alpha = flock.Update(frameSeconds);    // fixed dt steps; alpha for drawing
-//   flock.PositionAt(i, alpha, out x, out y, out z);
+// Two ways in, on the same functions. The composable call, from a character's own fixed update
+// (its position and velocity are the game's; the wander gives a force to add to its others):
 //
-// Parameters are per group (flock.Groups[g].Params) and may be changed at any time; they act
-// from the next step. Units: lengths in world units, times in seconds, +y is up.
+//   var wander = new Wander(parameters, seed, box);              // one per kind of character
+//   WanderAgent agent = wander.Agent(id, position, velocity);    // one per character
+//   // each fixed tick:
+//   wander.Steer(agent, position, velocity, dt);                 // agent.Force, agent.Containment
+//   Double3 force = agent.Force + agent.Containment + seek;     // that sum first, then the game's
+//   Double3 heading;
+//   if (Wander.Integrate(ref position, ref velocity, force, wander.Params, dt, out heading))
+//       wander.Follow(agent, heading);                           // skip when it did not move
+//   box.Reflect(agent, ref position, ref velocity);              // the hard walls (optional)
+//
+// The hosted flock, that loop over a scene's agents:
+//
+//   var flock = new Flock(WanderScene.Create());   // agents spawned in the box
+//   double alpha = flock.Update(frameSeconds);     // fixed dt steps; alpha for drawing
+//   Double3 p = flock.PositionAt(i, alpha);
+//
+// Parameters (WanderParams) may be changed at any time; they act from the next step. Units:
+// lengths in world units, times in seconds; the frame is right-handed with +y up (an engine
+// adapter converts: Unity's frame is left-handed, z negated).
 
 using System;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 
 namespace Wander3d
 {
@@ -39,26 +55,470 @@ namespace Wander3d
         Desired = 1, // desired velocity towards the target at MaxSpeed, minus the velocity
     }
 
-    /// <summary>One group's parameters; edit them at any time, they act from the next step.</summary>
-    public sealed class GroupParams
+    /// <summary>Three doubles: a position (units), a velocity (units/s), a force or a unit
+    /// direction, in wander3d's frame (right-handed, +y up).</summary>
+    public struct Double3
     {
-        public WanderMethod Method = WanderMethod.Sphere;
-        public Steering Steering = Steering.Force;
-        public double MaxSpeed = 40.0; // units/s
-        public double MaxForce = 60.0; // mass*units/s^2: limit on the steering force
-        public double Mass = 1.0; // acceleration = force / mass
-        public double InitialSpeed = 20.0; // units/s, for agents spawned by the port
-        public double Distance = 30.0; // units: the wander sphere's centre ahead of the agent
-        public double Radius = 12.0; // units: the wander sphere's radius
-        public double Jitter = 10.0; // units/sqrt(s): sphere's random displacement
-        public double Rate = 0.8; // rad/sqrt(s): angle's random walk of yaw and pitch
-        public double Frequency = 0.3; // 1/s: noise's pace
-        public double Interval = 4.0; // s: seek's time between new points
-        public double Vertical = 1.0; // 0..1: up/down freedom (1 isotropic, 0 level)
+        public double X, Y, Z;
 
-        public GroupParams Clone()
+        public Double3(double x, double y, double z)
         {
-            return (GroupParams)MemberwiseClone();
+            X = x;
+            Y = y;
+            Z = z;
+        }
+
+        /// <summary>Component by component. IEEE addition of -0.0 changes nothing, so adding a
+        /// containment of (-0, -0, -0) leaves a force as it is, bit for bit.</summary>
+        public static Double3 operator +(Double3 a, Double3 b)
+        {
+            return new Double3(a.X + b.X, a.Y + b.Y, a.Z + b.Z);
+        }
+
+        public static Double3 operator -(Double3 a, Double3 b)
+        {
+            return new Double3(a.X - b.X, a.Y - b.Y, a.Z - b.Z);
+        }
+
+        public static Double3 operator *(Double3 a, double s)
+        {
+            return new Double3(a.X * s, a.Y * s, a.Z * s);
+        }
+
+        /// <summary>sqrt(x*x + y*y + z*z).</summary>
+        public double Length
+        {
+            get { return Math.Sqrt(X * X + Y * Y + Z * Z); }
+        }
+
+        public override string ToString()
+        {
+            return string.Format(CultureInfo.InvariantCulture, "({0:R}, {1:R}, {2:R})", X, Y, Z);
+        }
+    }
+
+    /// <summary>
+    /// One kind of character's parameters (a scene group's). Edit them at any time: they act
+    /// from the next step, and what is derived from them (and from dt) is recomputed once
+    /// when a value or dt changed, never per agent. A value outside its range throws
+    /// ArgumentOutOfRangeException naming the parameter.
+    /// </summary>
+    public sealed class WanderParams
+    {
+        const double RandomHold = 1.0 / 30.0; // s: the random method's direction is held this long
+        const double PitchSpread = 0.7; // rad: the angle method's pitch spread at vertical 1
+        const double LevelSeconds = 0.14; // s: at most this often the side vector is pulled level
+
+        WanderMethod method = WanderMethod.Sphere;
+        Steering steering = Steering.Force;
+        double maxSpeed = 40.0;
+        double maxForce = 60.0;
+        double mass = 1.0;
+        double initialSpeed = 20.0;
+        double distance = 30.0;
+        double radius = 12.0;
+        double jitter = 10.0;
+        double rate = 0.8;
+        double frequency = 0.3;
+        double interval = 4.0;
+        double vertical = 1.0;
+
+        // Derived from the values and dt (Refresh); InverseMass from the mass alone.
+        internal bool stale = true;
+        internal double derivedDt = double.NaN;
+        internal double InverseMass = 1.0;
+        internal double JitterStep, RateStep, OffsetFade, StopTime, PitchDecay, PitchKick;
+        internal double RandomHolds, RandomGain;
+        internal long LevelMask;
+
+        /// <summary>How the target moves. Setting it directly switches without care (the
+        /// target may jump once); Wander.ContinueFrom or Flock.SetMethod switch smoothly.</summary>
+        public WanderMethod Method
+        {
+            get { return method; }
+            set { method = value; }
+        }
+
+        /// <summary>How the target becomes a steering force.</summary>
+        public Steering Steering
+        {
+            get { return steering; }
+            set { steering = value; }
+        }
+
+        /// <summary>units/s: speed limit (> 0).</summary>
+        public double MaxSpeed
+        {
+            get { return maxSpeed; }
+            set { maxSpeed = Checked(value, "MaxSpeed", 0.0, true, double.MaxValue); }
+        }
+
+        /// <summary>mass*units/s^2: limit on the steering force (> 0).</summary>
+        public double MaxForce
+        {
+            get { return maxForce; }
+            set { maxForce = Checked(value, "MaxForce", 0.0, true, double.MaxValue); }
+        }
+
+        /// <summary>acceleration = force / mass (>= 1e-6).</summary>
+        public double Mass
+        {
+            get { return mass; }
+            set
+            {
+                mass = Checked(value, "Mass", 1e-6, false, double.MaxValue);
+                InverseMass = 1.0 / mass;
+            }
+        }
+
+        /// <summary>units/s: the speed of agents the port spawns (>= 0).</summary>
+        public double InitialSpeed
+        {
+            get { return initialSpeed; }
+            set { initialSpeed = Checked(value, "InitialSpeed", 0.0, false, double.MaxValue); }
+        }
+
+        /// <summary>units: the wander sphere's centre ahead of the agent (>= 0).</summary>
+        public double Distance
+        {
+            get { return distance; }
+            set { distance = Checked(value, "Distance", 0.0, false, double.MaxValue); }
+        }
+
+        /// <summary>units: the wander sphere's radius (> 0).</summary>
+        public double Radius
+        {
+            get { return radius; }
+            set { radius = Checked(value, "Radius", 0.0, true, double.MaxValue); }
+        }
+
+        /// <summary>units/sqrt(s): the sphere method's random displacement (>= 0).</summary>
+        public double Jitter
+        {
+            get { return jitter; }
+            set { jitter = Checked(value, "Jitter", 0.0, false, double.MaxValue); }
+        }
+
+        /// <summary>rad/sqrt(s): the angle method's random walk of yaw and pitch (>= 0).</summary>
+        public double Rate
+        {
+            get { return rate; }
+            set { rate = Checked(value, "Rate", 0.0, false, double.MaxValue); }
+        }
+
+        /// <summary>1/s: the noise method's pace (> 0).</summary>
+        public double Frequency
+        {
+            get { return frequency; }
+            set { frequency = Checked(value, "Frequency", 0.0, true, double.MaxValue); }
+        }
+
+        /// <summary>s: the seek method's time between new points (> 0).</summary>
+        public double Interval
+        {
+            get { return interval; }
+            set { interval = Checked(value, "Interval", 0.0, true, double.MaxValue); }
+        }
+
+        /// <summary>0..1: up/down freedom (1 isotropic, 0 level).</summary>
+        public double Vertical
+        {
+            get { return vertical; }
+            set { vertical = Checked(value, "Vertical", 0.0, false, 1.0); }
+        }
+
+        public WanderParams Clone()
+        {
+            return (WanderParams)MemberwiseClone();
+        }
+
+        double Checked(double value, string name, double low, bool open, double high)
+        {
+            if (double.IsNaN(value) || (open ? value <= low : value < low) || value > high)
+            {
+                string range = (open ? "> " : ">= ") + low.ToString("R", CultureInfo.InvariantCulture);
+                if (high < double.MaxValue)
+                    range += " and <= " + high.ToString("R", CultureInfo.InvariantCulture);
+                throw new ArgumentOutOfRangeException(name, value, name + " must be " + range);
+            }
+            stale = true;
+            return value;
+        }
+
+        /// <summary>The per-step constants at dt (docs/ports.md, "One step"), recomputed only
+        /// when a value or dt changed.</summary>
+        internal void Refresh(double dt)
+        {
+            if (!(dt > 0.0) || double.IsInfinity(dt))
+                throw new ArgumentOutOfRangeException("dt", dt, "dt must be > 0 seconds");
+            double rootDt = Math.Sqrt(dt);
+            JitterStep = jitter * rootDt;
+            RateStep = rate * rootDt;
+            OffsetFade = DetMath.Exp(-dt * frequency);
+            StopTime = 0.5 * mass / maxForce;
+            // The angle method's pitch walk (engine: kernel.pitch_walk): an Ornstein-Uhlenbeck
+            // walk with a spread of Vertical * PitchSpread rad.
+            double spread = vertical * PitchSpread;
+            if (rate <= 0.0)
+            {
+                PitchDecay = 1.0;
+                PitchKick = 0.0;
+            }
+            else if (spread <= 0.0)
+            {
+                PitchDecay = 0.0;
+                PitchKick = 0.0;
+            }
+            else
+            {
+                PitchDecay = DetMath.Exp(-dt * rate * rate / (6.0 * spread * spread));
+                PitchKick = spread * Math.Sqrt(3.0 * (1.0 - PitchDecay * PitchDecay));
+            }
+            // Random method: which hold a step falls in (its centre, so rounding never splits
+            // a hold), and the white-noise scaling where a step is longer than a hold.
+            RandomHolds = DetMath.Min(1.0, dt / RandomHold);
+            RandomGain = Math.Sqrt(DetMath.Min(1.0, RandomHold / dt));
+            // Pull the side level every 2^k steps, the most within LevelSeconds.
+            long levelSteps = 1;
+            while (2 * levelSteps * dt <= LevelSeconds)
+                levelSteps *= 2;
+            LevelMask = levelSteps - 1;
+            derivedDt = dt;
+            stale = false;
+        }
+    }
+
+    /// <summary>
+    /// An axis-aligned box: the region seek draws its points from, the band inside its walls
+    /// where containment turns agents back (Margin), and the walls Reflect mirrors agents off.
+    /// Immutable: make a new one to move it.
+    /// </summary>
+    public sealed class WanderBox
+    {
+        const double RampFraction = 0.25; // the containment push ramps to full over this part of the margin
+
+        // The corners as plain doubles: Mono copies a whole struct to read one of its fields.
+        internal readonly double LowX, LowY, LowZ, HighX, HighY, HighZ;
+
+        /// <summary>units: agents start turning back this far inside a wall (0: only Reflect
+        /// keeps them in).</summary>
+        public readonly double Margin;
+
+        internal readonly double InverseRamp;
+
+        public WanderBox(Double3 min, Double3 max, double margin)
+        {
+            if (!(min.X < max.X && min.Y < max.Y && min.Z < max.Z))
+                throw new ArgumentException("a box's min must be below its max on every axis");
+            double smallest = Math.Min(max.X - min.X, Math.Min(max.Y - min.Y, max.Z - min.Z));
+            if (!(margin >= 0.0 && 2.0 * margin < smallest))
+                throw new ArgumentOutOfRangeException("margin", margin, "margin must be >= 0 and less than half the box's smallest extent");
+            LowX = min.X;
+            LowY = min.Y;
+            LowZ = min.Z;
+            HighX = max.X;
+            HighY = max.Y;
+            HighZ = max.Z;
+            Margin = margin;
+            InverseRamp = margin > 0.0 ? 1.0 / (margin * RampFraction) : 0.0;
+        }
+
+        /// <summary>units: the lowest corner.</summary>
+        public Double3 Min
+        {
+            get { return new Double3(LowX, LowY, LowZ); }
+        }
+
+        /// <summary>units: the highest corner.</summary>
+        public Double3 Max
+        {
+            get { return new Double3(HighX, HighY, HighZ); }
+        }
+
+        /// <summary>
+        /// Stage 6, the hard guarantee: an agent outside the box is mirrored back in (position,
+        /// velocity, and the agent's frame and target). True if it was. Call it after
+        /// integrating; a game with its own collision may skip it.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public bool Reflect(WanderAgent agent, ref Double3 position, ref Double3 velocity)
+        {
+            double px = position.X, py = position.Y, pz = position.Z;
+            if (px < LowX || px > HighX || py < LowY || py > HighY || pz < LowZ || pz > HighZ)
+            {
+                Mirror(agent, ref position, ref velocity);
+                return true;
+            }
+            return false;
+        }
+
+        void Mirror(WanderAgent agent, ref Double3 position, ref Double3 velocity)
+        {
+            double px = position.X, py = position.Y, pz = position.Z;
+            double lox = LowX, loy = LowY, loz = LowZ;
+            double hix = HighX, hiy = HighY, hiz = HighZ;
+            Double3 h = agent.Heading, s = agent.Side, w = agent.Direction;
+            if (px < lox || px > hix)
+            {
+                px = px < lox ? 2.0 * lox - px : 2.0 * hix - px;
+                position.X = DetMath.Min(hix, DetMath.Max(lox, px));
+                velocity.X = -velocity.X;
+                h.X = -h.X;
+                s.X = -s.X;
+                w.X = -w.X;
+            }
+            if (py < loy || py > hiy)
+            {
+                py = py < loy ? 2.0 * loy - py : 2.0 * hiy - py;
+                position.Y = DetMath.Min(hiy, DetMath.Max(loy, py));
+                velocity.Y = -velocity.Y;
+                h.Y = -h.Y;
+                s.Y = -s.Y;
+                w.Y = -w.Y;
+            }
+            if (pz < loz || pz > hiz)
+            {
+                pz = pz < loz ? 2.0 * loz - pz : 2.0 * hiz - pz;
+                position.Z = DetMath.Min(hiz, DetMath.Max(loz, pz));
+                velocity.Z = -velocity.Z;
+                h.Z = -h.Z;
+                s.Z = -s.Z;
+                w.Z = -w.Z;
+            }
+            agent.Heading = h;
+            agent.Side = s;
+            agent.Direction = w;
+            WanderMethod method = agent.tickMethod;
+            if (method == WanderMethod.Angle || method == WanderMethod.Noise)
+            {
+                // The mirror flips the frame's handedness; re-express the target in it.
+                double n = Math.Sqrt(w.X * w.X + w.Y * w.Y + w.Z * w.Z);
+                double pitch;
+                double yaw = Frame.AnglesFromDirection(w.X / n, w.Y / n, w.Z / n, h.X, h.Y, h.Z, s.X, s.Y, s.Z, out pitch);
+                if (method == WanderMethod.Angle)
+                {
+                    agent.yaw = yaw;
+                    agent.pitch = pitch;
+                }
+                else
+                    agent.yaw = Frame.ShiftOffsets(agent.yaw, agent.pitch, yaw - agent.usedYaw, pitch - agent.usedPitch, out agent.pitch);
+            }
+        }
+    }
+
+    /// <summary>
+    /// One agent's wander state: everything but its position and velocity, which are the
+    /// game's. Made by Wander.Agent (an agent the game placed), Wander.Spawn (the port's own
+    /// start) or Wander.Restore (wander3d's exact start, from start.txt). Dropping an agent is
+    /// dropping this object.
+    /// </summary>
+    public sealed class WanderAgent
+    {
+        /// <summary>The agent's id: its random stream is (seed, Id), so agents come and go
+        /// without changing the others' runs.</summary>
+        public readonly long Id;
+
+        internal readonly ulong Key; // agent_key(seed_key, Id)
+        // Plain doubles, not Double3s: Mono's JIT reads a field of a struct field through an
+        // address and a null check each time, which made each tick a third slower.
+        internal double hx, hy, hz; // heading (unit)
+        internal double sx, sy, sz; // side (unit)
+        internal double wx, wy, wz; // direction: the target's on the sphere (unit)
+        internal double yaw, pitch; // angle: the target's angles; noise: offsets of its curves
+        internal ulong noiseKey0, noiseKey1;
+        internal double noisePhase0, noisePhase1;
+        internal double frequency, interval; // the values the noise phases and seek timer follow
+        internal readonly double[] noiseCache = new double[12]; // the noise curves' cells and gradients
+        internal double seekX, seekY, seekZ; // the point sought
+        internal double seekTimer;
+        internal long held = -1; // random method: the hold whose direction is in heldDirection
+        internal double heldX, heldY, heldZ;
+        internal long steps; // ticks steered: the agent's own step count
+        internal WanderMethod tickMethod; // the method of the last tick (Follow, Reflect)
+        internal double usedYaw, usedPitch; // the noise method's target angles of the last tick
+        internal double fx, fy, fz, cx, cy, cz, tx, ty, tz; // force, containment, target
+
+        internal WanderAgent(long id, ulong key)
+        {
+            Id = id;
+            Key = key;
+            Forget();
+        }
+
+        /// <summary>Unit vector: where the agent faces (its last Follow).</summary>
+        public Double3 Heading
+        {
+            get { return new Double3(hx, hy, hz); }
+            internal set
+            {
+                hx = value.X;
+                hy = value.Y;
+                hz = value.Z;
+            }
+        }
+
+        /// <summary>The last tick's wander steering force (mass*units/s^2).</summary>
+        public Double3 Force
+        {
+            get { return new Double3(fx, fy, fz); }
+        }
+
+        /// <summary>The last tick's containment force; (-0, -0, -0) when the box did not push.</summary>
+        public Double3 Containment
+        {
+            get { return new Double3(cx, cy, cz); }
+        }
+
+        /// <summary>The point the last tick steered towards (units).</summary>
+        public Double3 Target
+        {
+            get { return new Double3(tx, ty, tz); }
+        }
+
+        internal Double3 Side
+        {
+            get { return new Double3(sx, sy, sz); }
+            set
+            {
+                sx = value.X;
+                sy = value.Y;
+                sz = value.Z;
+            }
+        }
+
+        internal Double3 Direction
+        {
+            get { return new Double3(wx, wy, wz); }
+            set
+            {
+                wx = value.X;
+                wy = value.Y;
+                wz = value.Z;
+            }
+        }
+
+        internal Double3 SeekPoint
+        {
+            get { return new Double3(seekX, seekY, seekZ); }
+            set
+            {
+                seekX = value.X;
+                seekY = value.Y;
+                seekZ = value.Z;
+            }
+        }
+
+        /// <summary>Ticks steered since the agent was made.</summary>
+        public long Steps
+        {
+            get { return steps; }
+        }
+
+        /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>
+        internal void Forget()
+        {
+            for (int j = 0; j < noiseCache.Length; j++)
+                noiseCache[j] = double.NaN;
         }
     }
 
@@ -67,25 +527,23 @@ namespace Wander3d
     {
         public string Name;
         public int Count;
-        public GroupParams Params;
+        public WanderParams Params;
     }
 
-    /// <summary>What a flock is made from: seed, step, box and groups (Scene.Create() gives
-    /// the tuned scene's).</summary>
+    /// <summary>What a flock is made from: seed, step, box and groups (WanderScene.Create()
+    /// gives the tuned scene's).</summary>
     public sealed class SceneSpec
     {
         public string Name;
         public uint Seed; // seeds every random number of the run
         public double Dt; // seconds per fixed step
-        public double[] BoxMin; // lowest corner (x, y, z units)
-        public double[] BoxMax; // highest corner (x, y, z units)
-        public double Margin; // agents start turning back this far inside a wall (units)
+        public WanderBox Box;
         public GroupSpec[] Groups;
     }
 
     // ---------------------------------------------------------------- the scene (generated)
     // BEGIN SCENE: `wander3d port` writes the scene's parameters here.
-    public static class Scene
+    public static class WanderScene
     {
         public static SceneSpec Create()
         {
@@ -94,16 +552,18 @@ namespace Wander3d
                 Name = "Default",
                 Seed = 7, // any integer in [0, 2^32): seeds every random number of the run
                 Dt = 0.0166667, // seconds per fixed step
-                BoxMin = new[] { -100.0, -60.0, -100.0 }, // lowest corner (units)
-                BoxMax = new[] { 100.0, 60.0, 100.0 }, // highest corner (units)
-                Margin = 15.0, // agents start turning back this far inside a wall (units)
+                Box = new WanderBox(
+                    new Double3(-100.0, -60.0, -100.0), // lowest corner (units)
+                    new Double3(100.0, 60.0, 100.0), // highest corner (units)
+                    15.0 // margin: agents start turning back this far inside a wall (units)
+                ),
                 Groups = new[]
                 {
                     new GroupSpec
                     {
                         Name = "wanderers",
                         Count = 300, // agents
-                        Params = new GroupParams
+                        Params = new WanderParams
                         {
                             Method = WanderMethod.Sphere,
                             Steering = Steering.Force,
@@ -828,30 +1288,823 @@ namespace Wander3d
         }
     }
 
-    // ---------------------------------------------------------------- the flock
+    // ---------------------------------------------------------------- the composable call
+    /// <summary>
+    /// The wander behaviour of one kind of character: its parameters, a seed and the box (or
+    /// none). Many agents share it. Per agent, once per fixed tick, in this order: Steer, add
+    /// the forces (Force + Containment first), Integrate (or the game's own physics), Follow,
+    /// and the box's Reflect. No allocation per tick.
+    /// </summary>
+    public sealed class Wander
+    {
+        /// <summary>Ids are integers in [0, MaxId), unique among the live agents of a seed.</summary>
+        public const long MaxId = 1L << 53;
+
+        const ulong SpawnSalt = 0x2545F4914F6CDD1DUL; // the port's own draws' stream
+        const double Lookahead = 0.25; // s: agents look this far ahead (plus their stopping time)
+        const double Tiny = 1e-12;
+
+        WanderParams parameters;
+        readonly ulong seedKey;
+
+        /// <summary>Seeds every random number of the agents' runs.</summary>
+        public readonly uint Seed;
+
+        /// <summary>The box seek draws from and containment keeps agents in; null for none
+        /// (then no containment and no target turned at walls; seek needs a box).</summary>
+        public WanderBox Box;
+
+        public Wander(WanderParams parameters, uint seed, WanderBox box = null)
+        {
+            Params = parameters;
+            Seed = seed;
+            Box = box;
+            seedKey = RandomStream.SeedKey(seed);
+        }
+
+        /// <summary>The parameters; edit them at any time (or swap in another object).</summary>
+        public WanderParams Params
+        {
+            get { return parameters; }
+            set
+            {
+                if (value == null)
+                    throw new ArgumentNullException("Params");
+                parameters = value;
+            }
+        }
+
+        // ------------------------------------------------------------ making agents
+        /// <summary>
+        /// The wander state of an agent the game placed: heading along its velocity (+x when
+        /// the velocity is zero), the rest drawn from the agent's own stream (docs/ports.md,
+        /// "Start", steps 3-6; its seek point as step 1 draws it, or its position without a box).
+        /// </summary>
+        public WanderAgent Agent(long id, Double3 position, Double3 velocity)
+        {
+            WanderAgent agent = NewAgent(id);
+            ulong key = SpawnKey(agent);
+            double h = Math.Sqrt(velocity.X * velocity.X + velocity.Y * velocity.Y + velocity.Z * velocity.Z);
+            Double3 heading = new Double3(1.0, 0.0, 0.0);
+            if (h > 0.0)
+                heading = new Double3(velocity.X / h, velocity.Y / h, velocity.Z / h);
+            Double3 seek = position;
+            if (Box != null)
+            {
+                Double3 ignored;
+                InBox(key, out ignored, out seek);
+            }
+            Setup(agent, key, heading, seek);
+            return agent;
+        }
+
+        /// <summary>
+        /// A new agent by the ports' own start rule (needs a box): position uniform inside the
+        /// margin, heading uniform in direction with its up component scaled by Vertical, speed
+        /// InitialSpeed. The same seed and id start the same agent in every port.
+        /// </summary>
+        public WanderAgent Spawn(long id, out Double3 position, out Double3 velocity)
+        {
+            RequireBox("Spawn");
+            WanderAgent agent = NewAgent(id);
+            ulong key = SpawnKey(agent);
+            Double3 seek;
+            InBox(key, out position, out seek);
+            double hx, hy, hz;
+            RandomStream.InUnitBall(key, out hx, out hy, out hz);
+            hy *= parameters.Vertical;
+            double h = Math.Sqrt(hx * hx + hy * hy + hz * hz);
+            if (h < 1e-9)
+            {
+                hx = 1.0;
+                hy = 0.0;
+                hz = 0.0;
+                h = 1.0;
+            }
+            hx /= h;
+            hy /= h;
+            hz /= h;
+            double speed = parameters.InitialSpeed;
+            velocity = new Double3(hx * speed, hy * speed, hz * speed);
+            Setup(agent, key, new Double3(hx, hy, hz), seek);
+            return agent;
+        }
+
+        /// <summary>Agent row of a start.txt (wander3d's exact start), as agent id; row's
+        /// group must be this wander's kind (the caller knows which).</summary>
+        public WanderAgent Restore(WanderStart start, int row, long id, out Double3 position, out Double3 velocity)
+        {
+            WanderAgent agent = NewAgent(id);
+            position = start.Vector(row, 0);
+            velocity = start.Vector(row, 1);
+            agent.Heading = start.Vector(row, 2);
+            agent.Side = start.Vector(row, 3);
+            agent.Direction = start.Vector(row, 4);
+            agent.yaw = start.Number(row, 15);
+            agent.pitch = start.Number(row, 16);
+            agent.noisePhase0 = start.Number(row, 17);
+            agent.noisePhase1 = start.Number(row, 18);
+            agent.SeekPoint = new Double3(start.Number(row, 19), start.Number(row, 20), start.Number(row, 21));
+            agent.seekTimer = start.Number(row, 22);
+            agent.noiseKey0 = start.NoiseKey(row, 0);
+            agent.noiseKey1 = start.NoiseKey(row, 1);
+            agent.frequency = parameters.Frequency;
+            agent.interval = parameters.Interval;
+            agent.tickMethod = parameters.Method;
+            return agent;
+        }
+
+        WanderAgent NewAgent(long id)
+        {
+            if (id < 0 || id >= MaxId)
+                throw new ArgumentOutOfRangeException("id", id, "an agent's id is in [0, 2^53)");
+            return new WanderAgent(id, RandomStream.AgentKey(seedKey, id));
+        }
+
+        /// <summary>The agent's spawn stream key (the port's own draws: spawn, method switches).</summary>
+        static ulong SpawnKey(WanderAgent agent)
+        {
+            return RandomStream.Mix(agent.Key ^ SpawnSalt);
+        }
+
+        void RequireBox(string what)
+        {
+            if (Box == null)
+                throw new InvalidOperationException(what + " needs a box (Wander.Box)");
+        }
+
+        /// <summary>Start step 1: a position and a seek point uniform inside the margin.</summary>
+        void InBox(ulong key, out Double3 position, out Double3 seek)
+        {
+            WanderBox box = Box;
+            double m = box.Margin;
+            double x0 = box.Min.X + m, y0 = box.Min.Y + m, z0 = box.Min.Z + m;
+            double x1 = (box.Max.X - m) - x0, y1 = (box.Max.Y - m) - y0, z1 = (box.Max.Z - m) - z0;
+            position = new Double3(
+                x0 + RandomStream.Uniform(key, 0) * x1,
+                y0 + RandomStream.Uniform(key, 1) * y1,
+                z0 + RandomStream.Uniform(key, 2) * z1
+            );
+            seek = new Double3(
+                x0 + RandomStream.Uniform(key, 3) * x1,
+                y0 + RandomStream.Uniform(key, 4) * y1,
+                z0 + RandomStream.Uniform(key, 5) * z1
+            );
+        }
+
+        /// <summary>Start steps 3-6 for an agent facing heading (unit).</summary>
+        void Setup(WanderAgent agent, ulong key, Double3 heading, Double3 seekPoint)
+        {
+            WanderParams p = parameters;
+            double hx = heading.X, hy = heading.Y, hz = heading.Z;
+            double sx, sy, sz;
+            Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
+            double yaw = (2.0 * RandomStream.Uniform(key, 6) - 1.0) * Frame.Pi;
+            double pitch = (2.0 * RandomStream.Uniform(key, 7) - 1.0) * Frame.HalfPi * p.Vertical;
+            bool angle = p.Method == WanderMethod.Angle;
+            agent.Heading = heading;
+            agent.Side = new Double3(sx, sy, sz);
+            agent.yaw = angle ? yaw : 0.0;
+            agent.pitch = angle ? pitch : 0.0;
+            // Below 2^63, as the engine draws them: the top bit cleared.
+            agent.noiseKey0 = RandomStream.HashAt(key, 9) & 0x7FFFFFFFFFFFFFFFUL;
+            agent.noiseKey1 = RandomStream.HashAt(key, 10) & 0x7FFFFFFFFFFFFFFFUL;
+            agent.noisePhase0 = RandomStream.Uniform(key, 11) * 1024.0;
+            agent.noisePhase1 = RandomStream.Uniform(key, 12) * 1024.0;
+            agent.SeekPoint = seekPoint;
+            agent.seekTimer = RandomStream.Uniform(key, 13) * p.Interval;
+            double wx = hx, wy = hy, wz = hz;
+            if (angle)
+                Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+            else if (p.Method == WanderMethod.Noise)
+            {
+                double noisePitch;
+                double noiseYaw = Frame.NoiseAngles(
+                    agent.noiseKey0,
+                    agent.noiseKey1,
+                    agent.noisePhase0,
+                    agent.noisePhase1,
+                    0.0,
+                    p.Vertical,
+                    0.0,
+                    0.0,
+                    agent.noiseCache,
+                    0,
+                    out noisePitch
+                );
+                Frame.DirectionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+            }
+            agent.Direction = new Double3(wx, wy, wz);
+            agent.frequency = p.Frequency;
+            agent.interval = p.Interval;
+            agent.tickMethod = p.Method;
+        }
+
+        // ------------------------------------------------------------ one tick
+        /// <summary>
+        /// Stages 1-3 of a tick for an agent at position with velocity: the containment
+        /// look-ahead (with a box), the method's target (advancing the agent's random state;
+        /// turned inward on axes heading into a wall), steering. Writes agent.Force (the wander
+        /// steering) and agent.Containment ((-0, -0, -0) when the box does not push): their
+        /// sum is wander3d's blended force exactly. Counts the agent's step.
+        /// </summary>
+        public void Steer(WanderAgent agent, Double3 position, Double3 velocity, double dt)
+        {
+            WanderParams p = parameters;
+            if (p.stale || dt != p.derivedDt)
+                p.Refresh(dt);
+            WanderMethod method = p.Method;
+            WanderBox box = Box;
+            if (box == null && method == WanderMethod.Seek)
+                RequireBox("The seek method");
+            long step = agent.steps;
+            ulong key = RandomStream.StreamKey(agent.Key, step);
+            double distance = p.Distance, radius = p.Radius, vertical = p.Vertical;
+            double px = position.X, py = position.Y, pz = position.Z;
+            double vx = velocity.X, vy = velocity.Y, vz = velocity.Z;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+
+            // 1. Containment, per axis: + pushes towards high, - towards low.
+            double ix = 0.0, iy = 0.0, iz = 0.0;
+            double margin = 0.0, lox = 0.0, loy = 0.0, loz = 0.0, hix = 0.0, hiy = 0.0, hiz = 0.0;
+            if (box != null)
+            {
+                margin = box.Margin;
+                lox = box.LowX;
+                loy = box.LowY;
+                loz = box.LowZ;
+                hix = box.HighX;
+                hiy = box.HighY;
+                hiz = box.HighZ;
+                if (margin > 0.0)
+                {
+                    double stopTime = p.StopTime, inverseRamp = box.InverseRamp;
+                    double aheadX = px + vx * (Lookahead + Math.Abs(vx) * stopTime);
+                    double aheadY = py + vy * (Lookahead + Math.Abs(vy) * stopTime);
+                    double aheadZ = pz + vz * (Lookahead + Math.Abs(vz) * stopTime);
+                    if (hx < 0.0)
+                        ix = DetMath.Min(1.0, DetMath.Max(0.0, (lox + margin - aheadX) * inverseRamp));
+                    else if (hx > 0.0)
+                        ix = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadX - (hix - margin)) * inverseRamp));
+                    if (hy < 0.0)
+                        iy = DetMath.Min(1.0, DetMath.Max(0.0, (loy + margin - aheadY) * inverseRamp));
+                    else if (hy > 0.0)
+                        iy = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadY - (hiy - margin)) * inverseRamp));
+                    if (hz < 0.0)
+                        iz = DetMath.Min(1.0, DetMath.Max(0.0, (loz + margin - aheadZ) * inverseRamp));
+                    else if (hz > 0.0)
+                        iz = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadZ - (hiz - margin)) * inverseRamp));
+                }
+            }
+            double weight = DetMath.Max(Math.Abs(ix), DetMath.Max(Math.Abs(iy), Math.Abs(iz)));
+
+            // 2. The wander target.
+            double tx, ty, tz;
+            if (method == WanderMethod.Seek)
+            {
+                if (p.Interval != agent.interval)
+                {
+                    // A shorter interval applies now, not after the current (longer) countdown.
+                    agent.seekTimer = DetMath.Min(agent.seekTimer, p.Interval);
+                    agent.interval = p.Interval;
+                }
+                agent.seekTimer -= dt;
+                if (agent.seekTimer <= 0.0)
+                {
+                    agent.SeekPoint = new Double3(
+                        lox + margin + RandomStream.Uniform(key, 0) * (hix - lox - 2 * margin),
+                        loy + margin + RandomStream.Uniform(key, 1) * (hiy - loy - 2 * margin),
+                        loz + margin + RandomStream.Uniform(key, 2) * (hiz - loz - 2 * margin)
+                    );
+                    agent.seekTimer += p.Interval;
+                }
+                tx = agent.seekX;
+                ty = agent.seekY;
+                tz = agent.seekZ;
+            }
+            else
+            {
+                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
+                double wx = agent.wx, wy = agent.wy, wz = agent.wz;
+                double yaw = agent.yaw, pitch = agent.pitch;
+                double usedYaw = 0.0, usedPitch = 0.0; // the noise method's target angles
+                if (method == WanderMethod.Sphere)
+                {
+                    double ux, uy, uz;
+                    RandomStream.InUnitBall(key, out ux, out uy, out uz);
+                    double qx = wx * radius + ux * p.JitterStep;
+                    double qy = wy * radius + uy * p.JitterStep * vertical;
+                    double qz = wz * radius + uz * p.JitterStep;
+                    double q = Math.Sqrt(qx * qx + qy * qy + qz * qz);
+                    // The point can reach the centre only if jitter*sqrt(dt) >= radius.
+                    if (q > 1e-9 * radius)
+                    {
+                        double inverse = 1.0 / q;
+                        wx = qx * inverse;
+                        wy = qy * inverse;
+                        wz = qz * inverse;
+                    }
+                }
+                else if (method == WanderMethod.Angle)
+                {
+                    yaw += (2.0 * RandomStream.Uniform(key, 0) - 1.0) * p.RateStep;
+                    pitch = pitch * p.PitchDecay + (2.0 * RandomStream.Uniform(key, 1) - 1.0) * p.PitchKick;
+                    if (yaw >= Frame.Pi || yaw < -Frame.Pi)
+                        yaw = DetMath.FloorMod(yaw + Frame.Pi, 2.0 * Frame.Pi) - Frame.Pi;
+                    pitch = Frame.ReflectPitch(pitch);
+                    Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+                }
+                else if (method == WanderMethod.Noise)
+                {
+                    if (p.Frequency != agent.frequency)
+                    {
+                        // The noise coordinate is time * frequency: keep it where it is, or a
+                        // new frequency would move the agent to an unrelated point of its curves.
+                        double shift = (step * dt) * (agent.frequency - p.Frequency);
+                        agent.noisePhase0 += shift;
+                        agent.noisePhase1 += shift;
+                        agent.frequency = p.Frequency;
+                    }
+                    // Offsets from wall turns fade, so the agent returns to its own curve.
+                    yaw *= p.OffsetFade;
+                    pitch *= p.OffsetFade;
+                    usedYaw = Frame.NoiseAngles(
+                        agent.noiseKey0,
+                        agent.noiseKey1,
+                        agent.noisePhase0,
+                        agent.noisePhase1,
+                        step * dt * p.Frequency,
+                        vertical,
+                        yaw,
+                        pitch,
+                        agent.noiseCache,
+                        0,
+                        out usedPitch
+                    );
+                    Frame.DirectionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+                }
+                else
+                {
+                    // Random: a fresh uniform direction every RandomHold s.
+                    long hold = (long)((step + 0.5) * p.RandomHolds);
+                    if (hold != agent.held)
+                    {
+                        agent.held = hold;
+                        double ux, uy, uz;
+                        RandomStream.InUnitBall(RandomStream.StreamKey(agent.Key, hold), out ux, out uy, out uz);
+                        uy *= vertical;
+                        double u = Math.Sqrt(ux * ux + uy * uy + uz * uz);
+                        if (u < 1e-9)
+                        {
+                            // vertical = 0 and a purely vertical draw
+                            ux = 1.0;
+                            uy = 0.0;
+                            uz = 0.0;
+                            u = 1.0;
+                        }
+                        double gain = p.RandomGain / u;
+                        agent.heldX = ux * gain;
+                        agent.heldY = uy * gain;
+                        agent.heldZ = uz * gain;
+                    }
+                    wx = agent.heldX;
+                    wy = agent.heldY;
+                    wz = agent.heldZ;
+                }
+                // Turn the target inward on axes heading into a wall, so the agent does not
+                // head straight back out; a mirror keeps it on the sphere.
+                bool turned = false;
+                if ((ix > 0.0 && wx < 0.0) || (ix < 0.0 && wx > 0.0))
+                {
+                    wx = -wx;
+                    turned = true;
+                }
+                if ((iy > 0.0 && wy < 0.0) || (iy < 0.0 && wy > 0.0))
+                {
+                    wy = -wy;
+                    turned = true;
+                }
+                if ((iz > 0.0 && wz < 0.0) || (iz < 0.0 && wz > 0.0))
+                {
+                    wz = -wz;
+                    turned = true;
+                }
+                if (turned && method == WanderMethod.Angle)
+                    yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
+                else if (turned && method == WanderMethod.Noise)
+                {
+                    // Shift the noise curves so they continue from the turned target.
+                    double turnedPitch;
+                    double turnedYaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out turnedPitch);
+                    yaw = Frame.ShiftOffsets(yaw, pitch, turnedYaw - usedYaw, turnedPitch - usedPitch, out pitch);
+                    usedYaw = turnedYaw;
+                    usedPitch = turnedPitch;
+                }
+                tx = px + hx * distance + wx * radius;
+                ty = py + hy * distance + wy * radius;
+                tz = pz + hz * distance + wz * radius;
+                agent.wx = wx;
+                agent.wy = wy;
+                agent.wz = wz;
+                agent.yaw = yaw;
+                agent.pitch = pitch;
+                agent.usedYaw = usedYaw;
+                agent.usedPitch = usedPitch;
+            }
+
+            // 3. Steering; containment apart (its sum with the force is the engine's blend).
+            double dx = tx - px, dy = ty - py, dz = tz - pz;
+            if (p.Steering == Steering.Desired)
+            {
+                double d = Math.Sqrt(dx * dx + dy * dy + dz * dz);
+                if (d > Tiny)
+                {
+                    double inverse = 1.0 / d;
+                    dx = dx * inverse;
+                    dy = dy * inverse;
+                    dz = dz * inverse;
+                }
+                else
+                {
+                    dx = hx;
+                    dy = hy;
+                    dz = hz;
+                }
+                double maxSpeed = p.MaxSpeed;
+                dx = dx * maxSpeed - vx;
+                dy = dy * maxSpeed - vy;
+                dz = dz * maxSpeed - vz;
+            }
+            dy *= vertical;
+            double keep = 1.0 - weight;
+            // Written field by field: Mono's JIT copies a constructed struct once more.
+            agent.fx = dx * keep;
+            agent.fy = dy * keep;
+            agent.fz = dz * keep;
+            if (weight > 0.0)
+            {
+                double c = p.MaxForce * weight / Math.Sqrt(ix * ix + iy * iy + iz * iz);
+                agent.cx = ix * c;
+                agent.cy = iy * c;
+                agent.cz = iz * c;
+            }
+            else
+            {
+                agent.cx = -0.0;
+                agent.cy = -0.0;
+                agent.cz = -0.0;
+            }
+            agent.tx = tx;
+            agent.ty = ty;
+            agent.tz = tz;
+            agent.tickMethod = method;
+            agent.steps = step + 1;
+        }
+
+        /// <summary>
+        /// Stage 4, the vehicle model, for games without their own: force truncated to
+        /// MaxForce, velocity += force * (InverseMass * dt), speed clamped to MaxSpeed,
+        /// position += velocity * dt. Returns whether the agent moves; heading is its new unit
+        /// direction (taken before the speed clamp; zero when it does not move).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static bool Integrate(
+            ref Double3 position,
+            ref Double3 velocity,
+            Double3 force,
+            WanderParams parameters,
+            double dt,
+            out Double3 heading
+        )
+        {
+            double maxForce = parameters.MaxForce, maxSpeed = parameters.MaxSpeed;
+            double fx = force.X, fy = force.Y, fz = force.Z;
+            // Lengths compared squared: within the limits, no square root or division.
+            double f2 = fx * fx + fy * fy + fz * fz;
+            if (f2 > maxForce * maxForce)
+            {
+                double scale = maxForce / Math.Sqrt(f2);
+                fx = fx * scale;
+                fy = fy * scale;
+                fz = fz * scale;
+            }
+            double accel = parameters.InverseMass * dt;
+            double vx = velocity.X + fx * accel;
+            double vy = velocity.Y + fy * accel;
+            double vz = velocity.Z + fz * accel;
+            double speed2 = vx * vx + vy * vy + vz * vz;
+            bool moving = speed2 > 1e-18;
+            double nx = 0.0, ny = 0.0, nz = 0.0;
+            if (moving)
+            {
+                double inverse = 1.0 / Math.Sqrt(speed2);
+                nx = vx * inverse;
+                ny = vy * inverse;
+                nz = vz * inverse;
+                if (speed2 > maxSpeed * maxSpeed)
+                {
+                    vx = nx * maxSpeed;
+                    vy = ny * maxSpeed;
+                    vz = nz * maxSpeed;
+                }
+            }
+            velocity.X = vx;
+            velocity.Y = vy;
+            velocity.Z = vz;
+            position.X += vx * dt;
+            position.Y += vy * dt;
+            position.Z += vz * dt;
+            heading.X = nx;
+            heading.Y = ny;
+            heading.Z = nz;
+            return moving;
+        }
+
+        /// <summary>
+        /// Stage 5: the agent now faces heading (unit); its frame and wander target are carried
+        /// with it (parallel transport; the side pulled level on level steps). Call it every
+        /// tick the agent moved, after Steer.
+        /// </summary>
+        public void Follow(WanderAgent agent, Double3 heading)
+        {
+            double nx = heading.X, ny = heading.Y, nz = heading.Z;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
+            WanderMethod method = agent.tickMethod;
+            if (method == WanderMethod.Angle || method == WanderMethod.Noise)
+            {
+                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
+                Frame.TransportPair(ref sx, ref sy, ref sz, ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
+                // Pull the side level (same sign, so it never flips): fully for a level
+                // heading, less towards vertical, where the level side swings fast.
+                double level2 = nx * nx + nz * nz;
+                if (((agent.steps - 1) & parameters.LevelMask) == 0 && level2 > 1e-12)
+                {
+                    double inverse = 1.0 / Math.Sqrt(level2);
+                    double lx = -nz * inverse, lz = nx * inverse;
+                    if (lx * sx + lz * sz < 0.0)
+                    {
+                        lx = -lx;
+                        lz = -lz;
+                    }
+                    sx += level2 * (lx - sx);
+                    sy -= level2 * sy;
+                    sz += level2 * (lz - sz);
+                    inverse = 1.0 / Math.Sqrt(sx * sx + sy * sy + sz * sz);
+                    sx = sx * inverse;
+                    sy = sy * inverse;
+                    sz = sz * inverse;
+                }
+                agent.sx = sx;
+                agent.sy = sy;
+                agent.sz = sz;
+            }
+            else
+                Frame.Transport(ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
+            agent.wx = wx;
+            agent.wy = wy;
+            agent.wz = wz;
+            agent.Heading = heading;
+        }
+
+        // ------------------------------------------------------------ switching and drawing
+        /// <summary>
+        /// After Params.Method changed from previous: set the agent up for the new method so
+        /// that it continues from where its target is (as wander3d's app does). The wander
+        /// direction keeps pointing where it did (from seek: from the sphere's centre to the
+        /// point sought); angle and noise measure its yaw and pitch in a fresh level frame
+        /// (noise: new curves, offset to pass through it); seek seeks the shown target, kept
+        /// inside the margin. New draws come from the agent's spawn stream at its step.
+        /// </summary>
+        public void ContinueFrom(WanderAgent agent, Double3 position, WanderMethod previous, double dt)
+        {
+            WanderParams p = parameters;
+            WanderMethod method = p.Method;
+            if (method == previous)
+                return;
+            if (method == WanderMethod.Seek)
+                RequireBox("The seek method");
+            double px = position.X, py = position.Y, pz = position.Z;
+            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
+            if (previous == WanderMethod.Seek)
+            {
+                wx = agent.seekX - (px + hx * p.Distance);
+                wy = agent.seekY - (py + hy * p.Distance);
+                wz = agent.seekZ - (pz + hz * p.Distance);
+            }
+            double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
+            if (w > Tiny)
+            {
+                wx /= w;
+                wy /= w;
+                wz /= w;
+            }
+            else
+            {
+                wx = hx;
+                wy = hy;
+                wz = hz;
+            }
+            agent.Direction = new Double3(wx, wy, wz);
+            ulong key = RandomStream.StreamKey(SpawnKey(agent), agent.steps);
+            if (method == WanderMethod.Angle || method == WanderMethod.Noise)
+            {
+                double sx, sy, sz, pitch;
+                Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
+                agent.Side = new Double3(sx, sy, sz);
+                double yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
+                if (method == WanderMethod.Angle)
+                {
+                    agent.yaw = yaw;
+                    agent.pitch = pitch;
+                }
+                else
+                {
+                    agent.noiseKey0 = RandomStream.HashAt(key, 1) & 0x7FFFFFFFFFFFFFFFUL;
+                    agent.noiseKey1 = RandomStream.HashAt(key, 2) & 0x7FFFFFFFFFFFFFFFUL;
+                    agent.noisePhase0 = RandomStream.Uniform(key, 3) * 1024.0;
+                    agent.noisePhase1 = RandomStream.Uniform(key, 4) * 1024.0;
+                    agent.frequency = p.Frequency;
+                    agent.Forget();
+                    double curvePitch;
+                    double curveYaw = Frame.NoiseAngles(
+                        agent.noiseKey0,
+                        agent.noiseKey1,
+                        agent.noisePhase0,
+                        agent.noisePhase1,
+                        agent.steps * dt * p.Frequency,
+                        p.Vertical,
+                        0.0,
+                        0.0,
+                        agent.noiseCache,
+                        0,
+                        out curvePitch
+                    );
+                    agent.yaw = Frame.ShiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch, out agent.pitch);
+                }
+            }
+            else if (method == WanderMethod.Seek)
+            {
+                WanderBox box = Box;
+                Double3 shown = previous == WanderMethod.Seek
+                    ? agent.SeekPoint
+                    : new Double3(px + hx * p.Distance + wx * p.Radius, py + hy * p.Distance + wy * p.Radius, pz + hz * p.Distance + wz * p.Radius);
+                double m = box.Margin;
+                agent.SeekPoint = new Double3(
+                    DetMath.Min(box.Max.X - m, DetMath.Max(box.Min.X + m, shown.X)),
+                    DetMath.Min(box.Max.Y - m, DetMath.Max(box.Min.Y + m, shown.Y)),
+                    DetMath.Min(box.Max.Z - m, DetMath.Max(box.Min.Z + m, shown.Z))
+                );
+                agent.seekTimer = RandomStream.Uniform(key, 5) * p.Interval;
+                agent.interval = p.Interval;
+            }
+            agent.held = -1;
+            agent.tickMethod = method;
+        }
+
+        /// <summary>The target as it stands now, for drawing: the seek point, or the agent's
+        /// point on its wander sphere.</summary>
+        public Double3 ShownTarget(WanderAgent agent, Double3 position)
+        {
+            WanderParams p = parameters;
+            if (p.Method == WanderMethod.Seek)
+                return agent.SeekPoint;
+            Double3 h = agent.Heading, w = agent.Direction;
+            return new Double3(
+                position.X + h.X * p.Distance + w.X * p.Radius,
+                position.Y + h.Y * p.Distance + w.Y * p.Radius,
+                position.Z + h.Z * p.Distance + w.Z * p.Radius
+            );
+        }
+
+        /// <summary>The agent's wander sphere, for debug drawing: its centre, and its radius
+        /// as the return value (0 for seek, whose target is a point of the box).</summary>
+        public double WanderSphere(WanderAgent agent, Double3 position, out Double3 centre)
+        {
+            WanderParams p = parameters;
+            Double3 h = agent.Heading;
+            centre = new Double3(position.X + h.X * p.Distance, position.Y + h.Y * p.Distance, position.Z + h.Z * p.Distance);
+            return p.Method == WanderMethod.Seek ? 0.0 : p.Radius;
+        }
+    }
+
+    // ---------------------------------------------------------------- start.txt
+    /// <summary>A start.txt read: wander3d's exact starting state of a scene's agents
+    /// (docs/ports.md, "Start"). Parse throws FormatException naming the line at fault.</summary>
+    public sealed class WanderStart
+    {
+        const int Doubles = 23;
+        readonly int[] groups;
+        readonly double[] numbers;
+        readonly ulong[] keys;
+
+        WanderStart(int count)
+        {
+            groups = new int[count];
+            numbers = new double[Doubles * count];
+            keys = new ulong[2 * count];
+        }
+
+        /// <summary>Agents in the start.</summary>
+        public int Count
+        {
+            get { return groups.Length; }
+        }
+
+        /// <summary>The group index of row's agent.</summary>
+        public int GroupOf(int row)
+        {
+            return groups[row];
+        }
+
+        public static WanderStart Parse(string text)
+        {
+            if (text == null)
+                throw new ArgumentNullException("text");
+            string[] lines = text.Replace("\r", "").Split('\n'); // a checkout may add \r
+            int first = 0; // the licence lines on top
+            while (first < lines.Length && lines[first].StartsWith("#", StringComparison.Ordinal))
+                first++;
+            if (first >= lines.Length || lines[first] != "wander3d-start 1")
+                throw new FormatException("line " + (first + 1) + ": not a wander3d start (\"wander3d-start 1\" expected)");
+            int count;
+            string agents = first + 1 < lines.Length ? lines[first + 1] : "";
+            if (
+                !agents.StartsWith("agents ", StringComparison.Ordinal)
+                || !int.TryParse(agents.Substring(7), NumberStyles.None, CultureInfo.InvariantCulture, out count)
+            )
+                throw new FormatException("line " + (first + 2) + ": \"agents N\" expected");
+            var start = new WanderStart(count);
+            for (int i = 0; i < count; i++)
+            {
+                int line = first + 2 + i;
+                string[] f = line < lines.Length ? lines[line].Split(' ') : new string[0];
+                int group;
+                if (f.Length != 26 || !int.TryParse(f[0], NumberStyles.None, CultureInfo.InvariantCulture, out group))
+                    throw new FormatException("line " + (line + 1) + ": agent " + i + " needs 26 fields (a group, 23 doubles, 2 keys)");
+                start.groups[i] = group;
+                for (int k = 0; k < 25; k++)
+                {
+                    ulong bits;
+                    if (!ulong.TryParse(f[1 + k], NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out bits) || f[1 + k].Length != 16)
+                        throw new FormatException("line " + (line + 1) + ": field " + (k + 2) + " is not 16 hex digits");
+                    if (k < Doubles)
+                        start.numbers[Doubles * i + k] = BitConverter.Int64BitsToDouble(unchecked((long)bits));
+                    else
+                        start.keys[2 * i + k - Doubles] = bits;
+                }
+            }
+            return start;
+        }
+
+        internal double Number(int row, int field)
+        {
+            return numbers[Doubles * row + field];
+        }
+
+        /// <summary>Row's vector k: position, velocity, heading, side, wander direction.</summary>
+        internal Double3 Vector(int row, int k)
+        {
+            int at = Doubles * row + 3 * k;
+            return new Double3(numbers[at], numbers[at + 1], numbers[at + 2]);
+        }
+
+        internal ulong NoiseKey(int row, int k)
+        {
+            return keys[2 * row + k];
+        }
+    }
+
+    // ---------------------------------------------------------------- the hosted flock
     /// <summary>A group of the flock: its name, agents First .. First + Count - 1, and its
-    /// parameters (edit them at any time).</summary>
+    /// behaviour (Wander.Params: edit them at any time).</summary>
     public sealed class Group
     {
         public readonly string Name;
         public readonly int First;
         public readonly int Count;
-        public GroupParams Params;
+        public readonly Wander Wander;
 
-        public Group(string name, int first, int count, GroupParams parameters)
+        public Group(string name, int first, int count, Wander wander)
         {
             Name = name;
             First = first;
             Count = count;
-            Params = parameters;
+            Wander = wander;
+        }
+
+        public WanderParams Params
+        {
+            get { return Wander.Params; }
         }
     }
 
     /// <summary>
-    /// Agents of one or more groups wandering in a box, advanced in fixed steps of Dt seconds.
-    /// State is in flat arrays, agent i's vector at [3i, 3i+1, 3i+2]: Position, Velocity
-    /// (units/s), Heading (unit), Target (the wander target, for debug drawing), Force (the
-    /// last step's steering force).
+    /// A scene's agents wandering in its box, advanced in fixed steps of Dt seconds: the
+    /// composable call's tick over every agent (agent i's id is i). Position, Previous (the
+    /// positions before the last step, for drawing) and Velocity are the agents' own;
+    /// Agents[i] their wander state (Heading, Force, Target...).
     /// </summary>
     public sealed class Flock
     {
@@ -859,62 +2112,36 @@ namespace Wander3d
         /// loading hitch) makes no burst of steps.</summary>
         public const double MaxFrameSeconds = 0.25;
 
-        const double RampFraction = 0.25; // the containment push ramps to full over this part of the margin
-        const double Lookahead = 0.25; // s: agents look this far ahead (plus their stopping time)
-        const double RandomHold = 1.0 / 30.0; // s: the random method's direction is held this long
-        const double PitchSpread = 0.7; // rad: the angle method's pitch spread at vertical 1
-        const double LevelSeconds = 0.14; // s: at most this often the side vector is pulled level
-        const double Tiny = 1e-12;
-        const ulong SpawnSalt = 0x2545F4914F6CDD1DUL; // the port's own draws' stream
-
         public readonly uint Seed;
         public readonly double Dt;
-        public readonly double[] Low = new double[3];
-        public readonly double[] High = new double[3];
-        public readonly double Margin;
+        public readonly WanderBox Box;
         public readonly Group[] Groups;
         public readonly int Count;
         public readonly int[] GroupOf;
         public long StepCount { get; private set; } // steps taken since the start
 
-        public readonly double[] Position;
-        public readonly double[] Previous; // positions before the last step, for drawing
-        public readonly double[] Velocity;
-        public readonly double[] Heading;
-        public readonly double[] Target;
-        public readonly double[] Force;
-        readonly double[] side;
-        readonly double[] wander;
-        readonly double[] angles; // yaw, pitch (noise: offsets of its curves)
-        readonly ulong[] noiseKeys;
-        readonly double[] noisePhase;
-        readonly double[] gradients; // the noise curves' cached cells and gradients, 12 per agent
-        readonly double[] seekPoint;
-        readonly double[] seekTimer;
-        readonly long[] held; // random method: the hold whose direction is in heldForce
-        readonly double[] heldForce;
-        readonly ulong[] agentKeys;
-        readonly Constants[] constants; // per group, refreshed by each Advance
+        public readonly Double3[] Position;
+        public readonly Double3[] Previous;
+        public readonly Double3[] Velocity;
+        public readonly WanderAgent[] Agents;
         double accumulator; // s of frame time not yet stepped
 
         /// <summary>A flock of scene's groups (their parameters copied). start: the text of a
         /// start.txt (wander3d's exact start of the scene), or null to spawn agents by the
-        /// port's own rule (see Spawn).</summary>
+        /// ports' own rule (see Spawn).</summary>
         public Flock(SceneSpec scene, string start = null)
         {
+            if (!(scene.Dt > 0.0))
+                throw new ArgumentOutOfRangeException("scene", scene.Dt, "a scene's Dt must be > 0 seconds");
             Seed = scene.Seed;
             Dt = scene.Dt;
-            Array.Copy(scene.BoxMin, Low, 3);
-            Array.Copy(scene.BoxMax, High, 3);
-            Margin = scene.Margin;
+            Box = scene.Box;
             Groups = new Group[scene.Groups.Length];
-            constants = new Constants[Groups.Length];
             int n = 0;
             for (int g = 0; g < Groups.Length; g++)
             {
                 GroupSpec spec = scene.Groups[g];
-                Groups[g] = new Group(spec.Name, n, spec.Count, spec.Params.Clone());
-                constants[g] = new Constants();
+                Groups[g] = new Group(spec.Name, n, spec.Count, new Wander(spec.Params.Clone(), Seed, Box));
                 n += spec.Count;
             }
             Count = n;
@@ -922,286 +2149,58 @@ namespace Wander3d
             for (int g = 0; g < Groups.Length; g++)
                 for (int i = Groups[g].First; i < Groups[g].First + Groups[g].Count; i++)
                     GroupOf[i] = g;
-            Position = new double[3 * n];
-            Previous = new double[3 * n];
-            Velocity = new double[3 * n];
-            Heading = new double[3 * n];
-            Target = new double[3 * n];
-            Force = new double[3 * n];
-            side = new double[3 * n];
-            wander = new double[3 * n];
-            angles = new double[2 * n];
-            noiseKeys = new ulong[2 * n];
-            noisePhase = new double[2 * n];
-            gradients = new double[12 * n];
-            seekPoint = new double[3 * n];
-            seekTimer = new double[n];
-            held = new long[n];
-            heldForce = new double[3 * n];
-            agentKeys = new ulong[n];
-            ulong seedKey = RandomStream.SeedKey(Seed);
-            for (int i = 0; i < n; i++)
-                agentKeys[i] = RandomStream.AgentKey(seedKey, i);
+            Position = new Double3[n];
+            Previous = new Double3[n];
+            Velocity = new Double3[n];
+            Agents = new WanderAgent[n];
             if (start == null)
                 Spawn();
             else
                 LoadStart(start);
         }
 
-        /// <summary>Read a start.txt: wander3d's exact starting state of this scene.</summary>
+        /// <summary>Start from a start.txt (wander3d's exact start of this scene); a bad one
+        /// throws FormatException and leaves the flock as it was.</summary>
         public void LoadStart(string text)
         {
-            string[] lines = text.Replace("\r", "").Split('\n'); // a checkout may add \r
-            int comments = 0; // the licence lines on top
-            while (comments < lines.Length && lines[comments].StartsWith("#", StringComparison.Ordinal))
-                comments++;
-            if (comments > 0)
-            {
-                string[] rest = new string[lines.Length - comments];
-                Array.Copy(lines, comments, rest, 0, rest.Length);
-                lines = rest;
-            }
-            if (lines.Length < Count + 2 || lines[0] != "wander3d-start 1" || lines[1] != "agents " + Count)
-                throw new FormatException("not a wander3d start of " + Count + " agents");
+            WanderStart start = WanderStart.Parse(text);
+            if (start.Count != Count)
+                throw new FormatException("the start has " + start.Count + " agents, the scene " + Count);
             for (int i = 0; i < Count; i++)
-            {
-                string[] f = lines[i + 2].Split(' ');
-                if (f.Length != 26 || f[0] != GroupOf[i].ToString(CultureInfo.InvariantCulture))
-                    throw new FormatException("start line " + (i + 3) + " is not agent " + i + "'s");
-                double[][] vectors = { Position, Velocity, Heading, side, wander };
-                for (int k = 0; k < vectors.Length; k++)
-                    for (int c = 0; c < 3; c++)
-                        vectors[k][3 * i + c] = Bits(f[1 + 3 * k + c]);
-                angles[2 * i] = Bits(f[16]);
-                angles[2 * i + 1] = Bits(f[17]);
-                noisePhase[2 * i] = Bits(f[18]);
-                noisePhase[2 * i + 1] = Bits(f[19]);
-                for (int c = 0; c < 3; c++)
-                    seekPoint[3 * i + c] = Bits(f[20 + c]);
-                seekTimer[i] = Bits(f[23]);
-                noiseKeys[2 * i] = Hex(f[24]);
-                noiseKeys[2 * i + 1] = Hex(f[25]);
-            }
-            Forget();
+                if (start.GroupOf(i) != GroupOf[i])
+                    throw new FormatException("start line " + (i + 3) + " is not agent " + i + "'s (group " + start.GroupOf(i) + ", not " + GroupOf[i] + ")");
+            for (int i = 0; i < Count; i++)
+                Agents[i] = Groups[GroupOf[i]].Wander.Restore(start, i, i, out Position[i], out Velocity[i]);
             Restart();
         }
 
-        static ulong Hex(string text)
-        {
-            return ulong.Parse(text, NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture);
-        }
-
-        static double Bits(string text)
-        {
-            return BitConverter.Int64BitsToDouble(unchecked((long)Hex(text)));
-        }
-
-        /// <summary>
-        /// Start every agent afresh (the port's own rule, from the seed; not wander3d's start,
-        /// which start.txt carries): positions uniform in the box inside the margin, headings
-        /// uniform in direction with their up component scaled by Vertical, speed
-        /// InitialSpeed, the wander target straight ahead (angle, noise: a random yaw and
-        /// pitch), seek points uniform.
-        /// </summary>
+        /// <summary>Start every agent afresh by the ports' own rule (Wander.Spawn), from the
+        /// seed; not wander3d's start, which start.txt carries.</summary>
         public void Spawn()
         {
-            Forget();
             for (int i = 0; i < Count; i++)
-            {
-                GroupParams p = Groups[GroupOf[i]].Params;
-                ulong key = SpawnKey(i);
-                for (int a = 0; a < 3; a++)
-                {
-                    double low = Low[a] + Margin;
-                    double span = High[a] - Margin - low;
-                    Position[3 * i + a] = low + RandomStream.Uniform(key, a) * span;
-                    seekPoint[3 * i + a] = low + RandomStream.Uniform(key, 3 + a) * span;
-                }
-                double hx, hy, hz;
-                RandomStream.InUnitBall(key, out hx, out hy, out hz);
-                hy *= p.Vertical;
-                double h = Math.Sqrt(hx * hx + hy * hy + hz * hz);
-                if (h < 1e-9)
-                {
-                    hx = 1.0;
-                    hy = 0.0;
-                    hz = 0.0;
-                    h = 1.0;
-                }
-                hx /= h;
-                hy /= h;
-                hz /= h;
-                Set3(Heading, i, hx, hy, hz);
-                Set3(Velocity, i, hx * p.InitialSpeed, hy * p.InitialSpeed, hz * p.InitialSpeed);
-                double sx, sy, sz;
-                Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
-                Set3(side, i, sx, sy, sz);
-                double yaw = (2.0 * RandomStream.Uniform(key, 6) - 1.0) * Frame.Pi;
-                double pitch = (2.0 * RandomStream.Uniform(key, 7) - 1.0) * Frame.HalfPi * p.Vertical;
-                bool angle = p.Method == WanderMethod.Angle;
-                angles[2 * i] = angle ? yaw : 0.0;
-                angles[2 * i + 1] = angle ? pitch : 0.0;
-                for (int k = 0; k < 2; k++)
-                {
-                    // Below 2^63, as the engine draws them: the top bit cleared.
-                    noiseKeys[2 * i + k] = RandomStream.HashAt(key, 9 + k) & 0x7FFFFFFFFFFFFFFFUL;
-                    noisePhase[2 * i + k] = RandomStream.Uniform(key, 11 + k) * 1024.0;
-                }
-                seekTimer[i] = RandomStream.Uniform(key, 13) * p.Interval;
-                double wx = hx, wy = hy, wz = hz;
-                if (angle)
-                    Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
-                else if (p.Method == WanderMethod.Noise)
-                {
-                    double noisePitch;
-                    double noiseYaw = Frame.NoiseAngles(
-                        noiseKeys[2 * i],
-                        noiseKeys[2 * i + 1],
-                        noisePhase[2 * i],
-                        noisePhase[2 * i + 1],
-                        0.0,
-                        p.Vertical,
-                        0.0,
-                        0.0,
-                        gradients,
-                        12 * i,
-                        out noisePitch
-                    );
-                    Frame.DirectionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
-                }
-                Set3(wander, i, wx, wy, wz);
-            }
+                Agents[i] = Groups[GroupOf[i]].Wander.Spawn(i, out Position[i], out Velocity[i]);
             Restart();
-        }
-
-        /// <summary>
-        /// Switch group g to wander method, each agent continuing from where its target is now
-        /// (as wander3d's app does): the wander direction keeps pointing where it did (from
-        /// seek: from the sphere's centre to the point sought); angle and noise measure its yaw
-        /// and pitch in a fresh level frame (noise: new curves, offset to pass through it); seek
-        /// seeks the shown target, kept inside the margin. New random draws come from the
-        /// agent's spawn stream at the current step. Setting Params.Method directly switches
-        /// without this care (the target may jump once).
-        /// </summary>
-        public void SetMethod(int g, WanderMethod method)
-        {
-            Group group = Groups[g];
-            GroupParams p = group.Params;
-            WanderMethod old = p.Method;
-            if (method == old)
-                return;
-            double t = StepCount * Dt * p.Frequency;
-            for (int i = group.First; i < group.First + group.Count; i++)
-            {
-                int i3 = 3 * i;
-                double px = Position[i3], py = Position[i3 + 1], pz = Position[i3 + 2];
-                double hx = Heading[i3], hy = Heading[i3 + 1], hz = Heading[i3 + 2];
-                double wx = wander[i3], wy = wander[i3 + 1], wz = wander[i3 + 2];
-                if (old == WanderMethod.Seek)
-                {
-                    wx = seekPoint[i3] - (px + hx * p.Distance);
-                    wy = seekPoint[i3 + 1] - (py + hy * p.Distance);
-                    wz = seekPoint[i3 + 2] - (pz + hz * p.Distance);
-                }
-                double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
-                if (w > Tiny)
-                {
-                    wx /= w;
-                    wy /= w;
-                    wz /= w;
-                }
-                else
-                {
-                    wx = hx;
-                    wy = hy;
-                    wz = hz;
-                }
-                Set3(wander, i, wx, wy, wz);
-                ulong key = RandomStream.StreamKey(SpawnKey(i), StepCount);
-                if (method == WanderMethod.Angle || method == WanderMethod.Noise)
-                {
-                    double sx, sy, sz, pitch;
-                    Frame.LevelSide(hx, hy, hz, out sx, out sy, out sz);
-                    Set3(side, i, sx, sy, sz);
-                    double yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
-                    if (method == WanderMethod.Angle)
-                    {
-                        angles[2 * i] = yaw;
-                        angles[2 * i + 1] = pitch;
-                    }
-                    else
-                    {
-                        for (int k = 0; k < 2; k++)
-                        {
-                            noiseKeys[2 * i + k] = RandomStream.HashAt(key, 1 + k) & 0x7FFFFFFFFFFFFFFFUL;
-                            noisePhase[2 * i + k] = RandomStream.Uniform(key, 3 + k) * 1024.0;
-                        }
-                        for (int j = 12 * i; j < 12 * i + 12; j++)
-                            gradients[j] = double.NaN;
-                        double curvePitch, offsetPitch;
-                        double curveYaw = Frame.NoiseAngles(
-                            noiseKeys[2 * i],
-                            noiseKeys[2 * i + 1],
-                            noisePhase[2 * i],
-                            noisePhase[2 * i + 1],
-                            t,
-                            p.Vertical,
-                            0.0,
-                            0.0,
-                            gradients,
-                            12 * i,
-                            out curvePitch
-                        );
-                        angles[2 * i] = Frame.ShiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch, out offsetPitch);
-                        angles[2 * i + 1] = offsetPitch;
-                    }
-                }
-                else if (method == WanderMethod.Seek)
-                {
-                    for (int a = 0; a < 3; a++)
-                    {
-                        double shown =
-                            old == WanderMethod.Seek
-                                ? seekPoint[i3 + a]
-                                : Position[i3 + a] + Heading[i3 + a] * p.Distance + wander[i3 + a] * p.Radius;
-                        seekPoint[i3 + a] = DetMath.Min(High[a] - Margin, DetMath.Max(Low[a] + Margin, shown));
-                    }
-                    seekTimer[i] = RandomStream.Uniform(key, 5) * p.Interval;
-                }
-                held[i] = -1;
-            }
-            p.Method = method;
-            PlaceTargets();
-        }
-
-        /// <summary>Agent i's spawn stream key (the port's own draws: spawn, SetMethod).</summary>
-        ulong SpawnKey(int i)
-        {
-            return RandomStream.Mix(agentKeys[i] ^ SpawnSalt);
-        }
-
-        /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>
-        void Forget()
-        {
-            for (int j = 0; j < gradients.Length; j++)
-                gradients[j] = double.NaN;
-        }
-
-        static void Set3(double[] array, int i, double x, double y, double z)
-        {
-            array[3 * i] = x;
-            array[3 * i + 1] = y;
-            array[3 * i + 2] = z;
         }
 
         void Restart()
         {
             StepCount = 0;
             accumulator = 0.0;
-            for (int i = 0; i < Count; i++)
-                held[i] = -1;
-            Array.Copy(Position, Previous, Position.Length);
-            PlaceTargets();
+            Array.Copy(Position, Previous, Count);
+        }
+
+        /// <summary>Switch group g to method, each agent continuing from where its target is
+        /// (Wander.ContinueFrom). Setting Params.Method directly switches without this care.</summary>
+        public void SetMethod(int g, WanderMethod method)
+        {
+            Group group = Groups[g];
+            WanderMethod old = group.Params.Method;
+            if (method == old)
+                return;
+            group.Params.Method = method;
+            for (int i = group.First; i < group.First + group.Count; i++)
+                group.Wander.ContinueFrom(Agents[i], Position[i], old, Dt);
         }
 
         /// <summary>
@@ -1223,449 +2222,58 @@ namespace Wander3d
                 // Only the last step's start is drawn from: the steps before it are not seen.
                 if (steps > 1)
                     Advance(steps - 1);
-                Array.Copy(Position, Previous, Position.Length);
+                Array.Copy(Position, Previous, Count);
                 Advance(1);
             }
             return accumulator / Dt;
         }
 
         /// <summary>Agent i's drawn position at alpha between its last two steps.</summary>
-        public void PositionAt(int i, double alpha, out double x, out double y, out double z)
+        public Double3 PositionAt(int i, double alpha)
         {
-            int j = 3 * i;
-            x = Previous[j] + (Position[j] - Previous[j]) * alpha;
-            y = Previous[j + 1] + (Position[j + 1] - Previous[j + 1]) * alpha;
-            z = Previous[j + 2] + (Position[j + 2] - Previous[j + 2]) * alpha;
+            Double3 a = Previous[i], b = Position[i];
+            return new Double3(a.X + (b.X - a.X) * alpha, a.Y + (b.Y - a.Y) * alpha, a.Z + (b.Z - a.Z) * alpha);
         }
 
-        /// <summary>Agent i's wander sphere, for debug drawing: its centre and radius (0 for
-        /// seek, whose target is a point of the box).</summary>
-        public double WanderSphere(int i, out double x, out double y, out double z)
+        /// <summary>Agent i's wander sphere for debug drawing: centre, and radius as the
+        /// return value (0 for seek).</summary>
+        public double WanderSphere(int i, out Double3 centre)
         {
-            GroupParams p = Groups[GroupOf[i]].Params;
-            x = Position[3 * i] + Heading[3 * i] * p.Distance;
-            y = Position[3 * i + 1] + Heading[3 * i + 1] * p.Distance;
-            z = Position[3 * i + 2] + Heading[3 * i + 2] * p.Distance;
-            return p.Method == WanderMethod.Seek ? 0.0 : p.Radius;
+            return Groups[GroupOf[i]].Wander.WanderSphere(Agents[i], Position[i], out centre);
         }
 
-        /// <summary>Per group, what a step needs of its parameters (read each Advance, so edits
-        /// act from the next step; refreshed in place, so a frame allocates nothing).</summary>
-        sealed class Constants
+        /// <summary>Agent i's target as it stands now (Wander.ShownTarget).</summary>
+        public Double3 TargetOf(int i)
         {
-            public WanderMethod Method;
-            public bool Desired;
-            public double Distance, Radius, JitterStep, RateStep, Frequency, OffsetFade, Interval;
-            public double Vertical, MaxSpeed, MaxForce, InverseMass, StopTime, PitchDecay, PitchKick;
-
-            public void Read(GroupParams p, double dt)
-            {
-                double rootDt = Math.Sqrt(dt);
-                Method = p.Method;
-                Desired = p.Steering == Steering.Desired;
-                Distance = p.Distance;
-                Radius = p.Radius;
-                JitterStep = p.Jitter * rootDt;
-                RateStep = p.Rate * rootDt;
-                Frequency = p.Frequency;
-                OffsetFade = DetMath.Exp(-dt * p.Frequency);
-                Interval = p.Interval;
-                Vertical = p.Vertical;
-                MaxSpeed = p.MaxSpeed;
-                MaxForce = p.MaxForce;
-                InverseMass = 1.0 / p.Mass;
-                StopTime = 0.5 * p.Mass / p.MaxForce;
-                // The angle method's pitch walk (engine: kernel.pitch_walk): an
-                // Ornstein-Uhlenbeck walk with a spread of Vertical * PitchSpread rad.
-                double spread = p.Vertical * PitchSpread;
-                if (p.Rate <= 0.0)
-                {
-                    PitchDecay = 1.0;
-                    PitchKick = 0.0;
-                }
-                else if (spread <= 0.0)
-                {
-                    PitchDecay = 0.0;
-                    PitchKick = 0.0;
-                }
-                else
-                {
-                    PitchDecay = DetMath.Exp(-dt * p.Rate * p.Rate / (6.0 * spread * spread));
-                    PitchKick = spread * Math.Sqrt(3.0 * (1.0 - PitchDecay * PitchDecay));
-                }
-            }
+            return Groups[GroupOf[i]].Wander.ShownTarget(Agents[i], Position[i]);
         }
 
-        /// <summary>Take steps fixed steps of Dt (the engine's kernel.advance, agent by agent:
-        /// agents are independent, so each keeps its state in locals for all the steps).</summary>
+        /// <summary>Take steps fixed steps of Dt: per agent, the composable call's tick
+        /// (agents are independent, so each takes all its steps in turn).</summary>
         public void Advance(int steps)
         {
-            for (int g = 0; g < Groups.Length; g++)
-                constants[g].Read(Groups[g].Params, Dt);
-            // Pull the side level every 2^k steps, the most within LevelSeconds.
-            long levelSteps = 1;
-            while (2 * levelSteps * Dt <= LevelSeconds)
-                levelSteps *= 2;
-            for (int i = 0; i < Count; i++)
-                StepAgent(i, constants[GroupOf[i]], StepCount, steps, levelSteps - 1);
-            StepCount += steps;
-            PlaceTargets();
-        }
-
-        /// <summary>The shown target of every agent: its seek point, or its point on the wander
-        /// sphere.</summary>
-        void PlaceTargets()
-        {
-            for (int i = 0; i < Count; i++)
-            {
-                GroupParams p = Groups[GroupOf[i]].Params;
-                for (int a = 0; a < 3; a++)
-                {
-                    int j = 3 * i + a;
-                    Target[j] =
-                        p.Method == WanderMethod.Seek
-                            ? seekPoint[j]
-                            : Position[j] + Heading[j] * p.Distance + wander[j] * p.Radius;
-                }
-            }
-        }
-
-        void StepAgent(int i, Constants g, long firstStep, int steps, long levelMask)
-        {
             double dt = Dt;
-            double margin = Margin;
-            double lox = Low[0], loy = Low[1], loz = Low[2];
-            double hix = High[0], hiy = High[1], hiz = High[2];
-            double inverseRamp = margin > 0.0 ? 1.0 / (margin * RampFraction) : 0.0;
-            // Random method: which hold a step falls in (its centre, so rounding never splits
-            // a hold), and the white-noise scaling where a step is longer than a hold.
-            double randomHolds = DetMath.Min(1.0, dt / RandomHold);
-            double randomGain = Math.Sqrt(DetMath.Min(1.0, RandomHold / dt));
-            WanderMethod method = g.Method;
-            double distance = g.Distance, radius = g.Radius, vertical = g.Vertical;
-            double maxSpeed = g.MaxSpeed, maxForce = g.MaxForce, stopTime = g.StopTime;
-
-            int i3 = 3 * i;
-            double px = Position[i3], py = Position[i3 + 1], pz = Position[i3 + 2];
-            double vx = Velocity[i3], vy = Velocity[i3 + 1], vz = Velocity[i3 + 2];
-            double hx = Heading[i3], hy = Heading[i3 + 1], hz = Heading[i3 + 2];
-            double sx = side[i3], sy = side[i3 + 1], sz = side[i3 + 2];
-            double wx = wander[i3], wy = wander[i3 + 1], wz = wander[i3 + 2];
-            double yaw = angles[2 * i], pitch = angles[2 * i + 1];
-            double fx = 0.0, fy = 0.0, fz = 0.0;
-            ulong agent = agentKeys[i];
-
-            for (long step = firstStep; step < firstStep + steps; step++)
+            WanderBox box = Box;
+            for (int i = 0; i < Count; i++)
             {
-                ulong key = RandomStream.StreamKey(agent, step);
-
-                // 1. Containment, per axis: + pushes towards high, - towards low.
-                double ix = 0.0, iy = 0.0, iz = 0.0;
-                double aheadX = px + vx * (Lookahead + Math.Abs(vx) * stopTime);
-                double aheadY = py + vy * (Lookahead + Math.Abs(vy) * stopTime);
-                double aheadZ = pz + vz * (Lookahead + Math.Abs(vz) * stopTime);
-                if (margin > 0.0)
+                Wander wander = Groups[GroupOf[i]].Wander;
+                WanderAgent agent = Agents[i];
+                Double3 position = Position[i], velocity = Velocity[i];
+                for (int s = 0; s < steps; s++)
                 {
-                    if (hx < 0.0)
-                        ix = DetMath.Min(1.0, DetMath.Max(0.0, (lox + margin - aheadX) * inverseRamp));
-                    else if (hx > 0.0)
-                        ix = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadX - (hix - margin)) * inverseRamp));
-                    if (hy < 0.0)
-                        iy = DetMath.Min(1.0, DetMath.Max(0.0, (loy + margin - aheadY) * inverseRamp));
-                    else if (hy > 0.0)
-                        iy = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadY - (hiy - margin)) * inverseRamp));
-                    if (hz < 0.0)
-                        iz = DetMath.Min(1.0, DetMath.Max(0.0, (loz + margin - aheadZ) * inverseRamp));
-                    else if (hz > 0.0)
-                        iz = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadZ - (hiz - margin)) * inverseRamp));
+                    wander.Steer(agent, position, velocity, dt);
+                    Double3 force, heading;
+                    force.X = agent.fx + agent.cx;
+                    force.Y = agent.fy + agent.cy;
+                    force.Z = agent.fz + agent.cz;
+                    if (Wander.Integrate(ref position, ref velocity, force, wander.Params, dt, out heading))
+                        wander.Follow(agent, heading);
+                    box.Reflect(agent, ref position, ref velocity);
                 }
-                double weight = DetMath.Max(Math.Abs(ix), DetMath.Max(Math.Abs(iy), Math.Abs(iz)));
-
-                // 2. The wander target.
-                double usedYaw = 0.0, usedPitch = 0.0; // the noise method's target angles
-                double tx, ty, tz;
-                if (method == WanderMethod.Seek)
-                {
-                    seekTimer[i] -= dt;
-                    if (seekTimer[i] <= 0.0)
-                    {
-                        seekPoint[i3] = lox + margin + RandomStream.Uniform(key, 0) * (hix - lox - 2 * margin);
-                        seekPoint[i3 + 1] = loy + margin + RandomStream.Uniform(key, 1) * (hiy - loy - 2 * margin);
-                        seekPoint[i3 + 2] = loz + margin + RandomStream.Uniform(key, 2) * (hiz - loz - 2 * margin);
-                        seekTimer[i] += g.Interval;
-                    }
-                    tx = seekPoint[i3];
-                    ty = seekPoint[i3 + 1];
-                    tz = seekPoint[i3 + 2];
-                }
-                else
-                {
-                    if (method == WanderMethod.Sphere)
-                    {
-                        double ux, uy, uz;
-                        RandomStream.InUnitBall(key, out ux, out uy, out uz);
-                        double qx = wx * radius + ux * g.JitterStep;
-                        double qy = wy * radius + uy * g.JitterStep * vertical;
-                        double qz = wz * radius + uz * g.JitterStep;
-                        double q = Math.Sqrt(qx * qx + qy * qy + qz * qz);
-                        // The point can reach the centre only if jitter*sqrt(dt) >= radius.
-                        if (q > 1e-9 * radius)
-                        {
-                            double inverse = 1.0 / q;
-                            wx = qx * inverse;
-                            wy = qy * inverse;
-                            wz = qz * inverse;
-                        }
-                    }
-                    else if (method == WanderMethod.Angle)
-                    {
-                        yaw += (2.0 * RandomStream.Uniform(key, 0) - 1.0) * g.RateStep;
-                        pitch = pitch * g.PitchDecay + (2.0 * RandomStream.Uniform(key, 1) - 1.0) * g.PitchKick;
-                        if (yaw >= Frame.Pi || yaw < -Frame.Pi)
-                            yaw = DetMath.FloorMod(yaw + Frame.Pi, 2.0 * Frame.Pi) - Frame.Pi;
-                        pitch = Frame.ReflectPitch(pitch);
-                        Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
-                    }
-                    else if (method == WanderMethod.Noise)
-                    {
-                        // Offsets from wall turns fade, so the agent returns to its own curve.
-                        yaw *= g.OffsetFade;
-                        pitch *= g.OffsetFade;
-                        usedYaw = Frame.NoiseAngles(
-                            noiseKeys[2 * i],
-                            noiseKeys[2 * i + 1],
-                            noisePhase[2 * i],
-                            noisePhase[2 * i + 1],
-                            step * dt * g.Frequency,
-                            vertical,
-                            yaw,
-                            pitch,
-                            gradients,
-                            12 * i,
-                            out usedPitch
-                        );
-                        Frame.DirectionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
-                    }
-                    else
-                    {
-                        // Random: a fresh uniform direction every RandomHold s.
-                        long hold = (long)((step + 0.5) * randomHolds);
-                        if (hold != held[i])
-                        {
-                            held[i] = hold;
-                            double ux, uy, uz;
-                            RandomStream.InUnitBall(RandomStream.StreamKey(agent, hold), out ux, out uy, out uz);
-                            uy *= vertical;
-                            double u = Math.Sqrt(ux * ux + uy * uy + uz * uz);
-                            if (u < 1e-9)
-                            {
-                                // vertical = 0 and a purely vertical draw
-                                ux = 1.0;
-                                uy = 0.0;
-                                uz = 0.0;
-                                u = 1.0;
-                            }
-                            double gain = randomGain / u;
-                            heldForce[i3] = ux * gain;
-                            heldForce[i3 + 1] = uy * gain;
-                            heldForce[i3 + 2] = uz * gain;
-                        }
-                        wx = heldForce[i3];
-                        wy = heldForce[i3 + 1];
-                        wz = heldForce[i3 + 2];
-                    }
-                    // Turn the target inward on axes heading into a wall, so the agent does not
-                    // head straight back out; a mirror keeps it on the sphere.
-                    bool turned = false;
-                    if ((ix > 0.0 && wx < 0.0) || (ix < 0.0 && wx > 0.0))
-                    {
-                        wx = -wx;
-                        turned = true;
-                    }
-                    if ((iy > 0.0 && wy < 0.0) || (iy < 0.0 && wy > 0.0))
-                    {
-                        wy = -wy;
-                        turned = true;
-                    }
-                    if ((iz > 0.0 && wz < 0.0) || (iz < 0.0 && wz > 0.0))
-                    {
-                        wz = -wz;
-                        turned = true;
-                    }
-                    if (turned && method == WanderMethod.Angle)
-                        yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
-                    else if (turned && method == WanderMethod.Noise)
-                    {
-                        // Shift the noise curves so they continue from the turned target.
-                        double turnedPitch;
-                        double turnedYaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out turnedPitch);
-                        yaw = Frame.ShiftOffsets(yaw, pitch, turnedYaw - usedYaw, turnedPitch - usedPitch, out pitch);
-                        usedYaw = turnedYaw;
-                        usedPitch = turnedPitch;
-                    }
-                    tx = px + hx * distance + wx * radius;
-                    ty = py + hy * distance + wy * radius;
-                    tz = pz + hz * distance + wz * radius;
-                }
-
-                // 3. Steering, blended with containment.
-                double dx = tx - px, dy = ty - py, dz = tz - pz;
-                if (g.Desired)
-                {
-                    double d = Math.Sqrt(dx * dx + dy * dy + dz * dz);
-                    if (d > Tiny)
-                    {
-                        double inverse = 1.0 / d;
-                        dx = dx * inverse;
-                        dy = dy * inverse;
-                        dz = dz * inverse;
-                    }
-                    else
-                    {
-                        dx = hx;
-                        dy = hy;
-                        dz = hz;
-                    }
-                    dx = dx * maxSpeed - vx;
-                    dy = dy * maxSpeed - vy;
-                    dz = dz * maxSpeed - vz;
-                }
-                dy *= vertical;
-                double keep = 1.0 - weight;
-                fx = dx * keep;
-                fy = dy * keep;
-                fz = dz * keep;
-                if (weight > 0.0)
-                {
-                    double c = maxForce * weight / Math.Sqrt(ix * ix + iy * iy + iz * iz);
-                    fx += ix * c;
-                    fy += iy * c;
-                    fz += iz * c;
-                }
-
-                // 4. Vehicle model: truncate the force, integrate (lengths compared squared).
-                double f2 = fx * fx + fy * fy + fz * fz;
-                if (f2 > maxForce * maxForce)
-                {
-                    double scale = maxForce / Math.Sqrt(f2);
-                    fx = fx * scale;
-                    fy = fy * scale;
-                    fz = fz * scale;
-                }
-                double accel = g.InverseMass * dt;
-                vx += fx * accel;
-                vy += fy * accel;
-                vz += fz * accel;
-                double speed2 = vx * vx + vy * vy + vz * vz;
-                bool moving = speed2 > 1e-18;
-                double nx = 0.0, ny = 0.0, nz = 0.0;
-                if (moving)
-                {
-                    double inverse = 1.0 / Math.Sqrt(speed2);
-                    nx = vx * inverse;
-                    ny = vy * inverse;
-                    nz = vz * inverse;
-                    if (speed2 > maxSpeed * maxSpeed)
-                    {
-                        vx = nx * maxSpeed;
-                        vy = ny * maxSpeed;
-                        vz = nz * maxSpeed;
-                    }
-                }
-                px += vx * dt;
-                py += vy * dt;
-                pz += vz * dt;
-
-                // 5. Carry the frame and the target with the heading.
-                if (moving)
-                {
-                    if (method == WanderMethod.Angle || method == WanderMethod.Noise)
-                    {
-                        Frame.TransportPair(ref sx, ref sy, ref sz, ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
-                        // Pull the side level (same sign, so it never flips): fully for a level
-                        // heading, less towards vertical, where the level side swings fast.
-                        double level2 = nx * nx + nz * nz;
-                        if ((step & levelMask) == 0 && level2 > 1e-12)
-                        {
-                            double inverse = 1.0 / Math.Sqrt(level2);
-                            double lx = -nz * inverse, lz = nx * inverse;
-                            if (lx * sx + lz * sz < 0.0)
-                            {
-                                lx = -lx;
-                                lz = -lz;
-                            }
-                            sx += level2 * (lx - sx);
-                            sy -= level2 * sy;
-                            sz += level2 * (lz - sz);
-                            inverse = 1.0 / Math.Sqrt(sx * sx + sy * sy + sz * sz);
-                            sx = sx * inverse;
-                            sy = sy * inverse;
-                            sz = sz * inverse;
-                        }
-                    }
-                    else
-                        Frame.Transport(ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
-                    hx = nx;
-                    hy = ny;
-                    hz = nz;
-                }
-
-                // 6. The hard guarantee: reflect agents that left the box.
-                bool crossed = false;
-                if (px < lox || px > hix)
-                {
-                    px = px < lox ? 2.0 * lox - px : 2.0 * hix - px;
-                    px = DetMath.Min(hix, DetMath.Max(lox, px));
-                    vx = -vx;
-                    hx = -hx;
-                    sx = -sx;
-                    wx = -wx;
-                    crossed = true;
-                }
-                if (py < loy || py > hiy)
-                {
-                    py = py < loy ? 2.0 * loy - py : 2.0 * hiy - py;
-                    py = DetMath.Min(hiy, DetMath.Max(loy, py));
-                    vy = -vy;
-                    hy = -hy;
-                    sy = -sy;
-                    wy = -wy;
-                    crossed = true;
-                }
-                if (pz < loz || pz > hiz)
-                {
-                    pz = pz < loz ? 2.0 * loz - pz : 2.0 * hiz - pz;
-                    pz = DetMath.Min(hiz, DetMath.Max(loz, pz));
-                    vz = -vz;
-                    hz = -hz;
-                    sz = -sz;
-                    wz = -wz;
-                    crossed = true;
-                }
-                if (crossed && (method == WanderMethod.Angle || method == WanderMethod.Noise))
-                {
-                    // The mirror flips the frame's handedness; re-express the target in it.
-                    double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
-                    double mirroredPitch;
-                    double mirroredYaw = Frame.AnglesFromDirection(wx / w, wy / w, wz / w, hx, hy, hz, sx, sy, sz, out mirroredPitch);
-                    if (method == WanderMethod.Angle)
-                    {
-                        yaw = mirroredYaw;
-                        pitch = mirroredPitch;
-                    }
-                    else
-                        yaw = Frame.ShiftOffsets(yaw, pitch, mirroredYaw - usedYaw, mirroredPitch - usedPitch, out pitch);
-                }
+                Position[i] = position;
+                Velocity[i] = velocity;
             }
-
-            Set3(Position, i, px, py, pz);
-            Set3(Velocity, i, vx, vy, vz);
-            Set3(Heading, i, hx, hy, hz);
-            Set3(side, i, sx, sy, sz);
-            Set3(wander, i, wx, wy, wz);
-            angles[2 * i] = yaw;
-            angles[2 * i + 1] = pitch;
-            Set3(Force, i, fx, fy, fz);
+            StepCount += steps;
         }
     }
 }

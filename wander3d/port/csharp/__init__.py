@@ -8,6 +8,8 @@ C# and plain .NET all build it.
 
 from __future__ import annotations
 
+import re
+
 from wander3d.port.language import Language
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
@@ -46,7 +48,7 @@ def _string(text: str) -> str:
 
 
 def _vector(v: tuple[float, float, float]) -> str:
-    return "new[] { " + ", ".join(double_literal(x) for x in v) + " }"
+    return "new Double3(" + ", ".join(double_literal(x) for x in v) + ")"
 
 
 def _enum(name: str, value: str) -> str:
@@ -54,11 +56,12 @@ def _enum(name: str, value: str) -> str:
 
 
 def scene_block(plan: PortPlan) -> str:
-    """`public static class Scene { Create() }` for the plan's scene (the core's scene block)."""
+    """`public static class WanderScene { Create() }` for the plan's scene (the core's scene
+    block; not `Scene`, which would clash with UnityEngine.SceneManagement.Scene)."""
     s = plan.scene
     box = s.enclosure
     lines = [
-        "    public static class Scene",
+        "    public static class WanderScene",
         "    {",
         "        public static SceneSpec Create()",
         "        {",
@@ -68,10 +71,12 @@ def scene_block(plan: PortPlan) -> str:
         f"                Seed = {s.seed}, // any integer in [0, 2^32): seeds every random "
         "number of the run",
         f"                Dt = {double_literal(s.dt)}, // seconds per fixed step",
-        f"                BoxMin = {_vector(box.min)}, // lowest corner (units)",
-        f"                BoxMax = {_vector(box.max)}, // highest corner (units)",
-        f"                Margin = {double_literal(box.margin)}, // agents start turning back "
+        "                Box = new WanderBox(",
+        f"                    {_vector(box.min)}, // lowest corner (units)",
+        f"                    {_vector(box.max)}, // highest corner (units)",
+        f"                    {double_literal(box.margin)} // margin: agents start turning back "
         "this far inside a wall (units)",
+        "                ),",
         "                Groups = new[]",
         "                {",
     ]
@@ -82,11 +87,11 @@ def scene_block(plan: PortPlan) -> str:
             "                    {",
             f"                        Name = {_string(p.name)},",
             f"                        Count = {p.count}, // agents",
-            "                        Params = new GroupParams",
+            "                        Params = new WanderParams",
             "                        {",
             f"                            Method = {_enum('WanderMethod', w.method)},",
             f"                            Steering = {_enum('Steering', w.steering)},",
-            *(  # C# fields are PascalCase
+            *(  # C# properties are PascalCase
                 f"                            {k[0].upper()}{k[1:]} = {double_literal(v)}, "
                 f"// {note}"
                 for k, v, note in group_numbers(p)
@@ -108,98 +113,260 @@ def readme(plan: PortPlan) -> str:
     return README.format(
         name=plan.scene.name,
         agents=plan.agent_count,
+        first=plan.groups[0].name,
+        character=CHARACTER,
+        hosted=HOSTED,
         parameters=parameter_section(plan, SPELLING),
         conformance=conformance_section(plan, LANGUAGE.conformance),
     )
 
 
-README = """# {name}: wander3d's wander for C# (Unity, Godot 4 C#, .NET)
+#: A Unity character of the game's own that wanders and also seeks: the composable call in
+#: FixedUpdate (tests/test_port_csharp.py compiles it against its stand-in UnityEngine).
+CHARACTER = """using UnityEngine;
+using Wander3d;
+
+// A character of your own: it wanders, and is drawn to a point of interest by your own seek.
+// wander3d gives the wander force; the character adds its other forces and integrates.
+public class Wanderer : MonoBehaviour
+{
+    public Transform interest; // optional: seek it as well
+    [Range(0f, 2f)] public float pull = 0.5f; // the seek's weight beside the wander
+    public float units = 0.1f; // metres per wander3d unit
+
+    static Wander kind; // one per kind of character, shared by all of them
+    static long nextId; // each agent's random stream is its id's
+    WanderAgent agent;
+    Double3 position, velocity; // wander3d's frame: units, +y up, right-handed
+
+    void Awake()
+    {
+        if (kind == null)
+        {
+            SceneSpec scene = WanderScene.Create();
+            kind = new Wander(scene.Groups[0].Params, scene.Seed, scene.Box);
+        }
+        position = FromUnity(transform.position);
+        Vector3 f = transform.forward;
+        velocity = new Double3(f.x, f.y, -f.z) * kind.Params.InitialSpeed; // z negated, as below
+        agent = kind.Agent(nextId++, position, velocity);
+    }
+
+    // Fixed steps: with Time.fixedDeltaTime at the scene's dt the wander repeats wander3d's.
+    void FixedUpdate()
+    {
+        double dt = Time.fixedDeltaTime;
+        kind.Steer(agent, position, velocity, dt);
+        Double3 force = agent.Force + agent.Containment; // this sum first, then your own
+        if (interest != null)
+            force = force + Seek(FromUnity(interest.position)) * pull;
+        Double3 heading;
+        if (Wander.Integrate(ref position, ref velocity, force, kind.Params, dt, out heading))
+            kind.Follow(agent, heading);
+        kind.Box.Reflect(agent, ref position, ref velocity); // the scene's walls
+        Vector3 forward = ToUnity(agent.Heading);
+        transform.SetPositionAndRotation(ToUnity(position), Quaternion.LookRotation(forward));
+    }
+
+    // Reynolds' seek: the desired velocity towards the point at full speed, less the velocity.
+    Double3 Seek(Double3 point)
+    {
+        Double3 desired = point - position;
+        double distance = desired.Length;
+        if (distance < 1e-9)
+            return new Double3();
+        return desired * (kind.Params.MaxSpeed / distance) - velocity;
+    }
+
+    // Unity is left-handed, wander3d right-handed (both +y up): z changes sign.
+    Double3 FromUnity(Vector3 v)
+    {
+        return new Double3(v.x / units, v.y / units, -v.z / units);
+    }
+
+    Vector3 ToUnity(Double3 v)
+    {
+        return new Vector3((float)(v.X * units), (float)(v.Y * units), (float)(-v.Z * units));
+    }
+}
+"""
+
+#: The hosted flock from a script of one's own (tests/test_port_csharp.py compiles it).
+HOSTED = """using UnityEngine;
+using Wander3d;
+
+public class FlockFromCode : MonoBehaviour
+{
+    public TextAsset startState; // optional: start.txt, wander3d's exact start
+    Flock flock;
+
+    void Awake()
+    {
+        SceneSpec scene = WanderScene.Create();
+        flock = startState != null ? new Flock(scene, startState.text) : new Flock(scene);
+        flock.Groups[0].Params.Jitter = 14.0; // any parameter, at any time: from the next step
+        flock.SetMethod(0, WanderMethod.Noise); // each target stays where it is
+    }
+
+    void Update()
+    {
+        double alpha = flock.Update(Time.deltaTime); // fixed-dt steps, then draw between two
+        for (int i = 0; i < flock.Count; i++)
+        {
+            Double3 p = flock.PositionAt(i, alpha); // wander3d's frame: Unity's z is -p.Z
+            Double3 heading = flock.Agents[i].Heading; // unit
+        }
+    }
+}
+"""
+
+README = """# {name}: wander3d's wander for C# (Unity, Godot 4 .NET, any .NET)
 
 A port of wander3d's wander steering for the scene {name!r} ({agents} agents), identical to
 wander3d: the same start gives the same positions at every step. .NET standard library only.
 
 | file | what |
 |---|---|
-| `Wander.cs` | the core: namespace `Wander3d`, C# 7.3, no engine API |
-| `adapter/WanderFlock.cs` | a Unity `MonoBehaviour`: one `Transform` per agent, Gizmos |
+| `Wander.cs` | the core: namespace `Wander3d`, C# 7.3, no engine API; `WanderScene.Create()` |
+| `adapter/WanderFlock.cs` | a Unity component: Inspector parameters, instanced drawing, Gizmos |
 | `start.txt` | wander3d's exact starting state of the scene (optional) |
-| `Conformance.cs` | prints the run as CSV, to check against wander3d (`mcs` + `mono`) |
+| `conformance.sh`, `*.cs` drivers | the check against wander3d (`mcs`, `mono`); not for a game |
 | `scene.toml` | the scene this was made from |
 
-## Drop it into Unity
+The core has two ways in, built on the same functions (so they cannot drift): the **hosted
+flock** (`Flock`: the scene's agents, stepped for you) and the **composable call** (`Wander`:
+a wander force for your own characters, beside their other forces).
 
-Copy `Wander.cs` and `adapter/WanderFlock.cs` into `Assets/` (any folder). Add a `WanderFlock`
-component to an empty GameObject, give it an agent prefab (its +z is its forward), press Play.
-The component's transform places the box: its position is wander3d's origin, one wander3d unit
-is `Units` metres (default 0.1, so the default 200-unit box is 20 m wide).
+## Unity: the hosted flock
 
-Optional, wander3d's exact start: put `start.txt` in the same folder as a `TextAsset` and drag it
-onto the component's `Start State` field.
+Copy `Wander.cs` and `adapter/WanderFlock.cs` into `Assets/` (any folder). Add the component
+(Add Component > wander3d > Wander Flock) to an empty GameObject and give each group:
 
-From code (any C# engine):
+* for **Drawing: Instanced** (the default; thousands of agents, no GameObjects) a `Mesh` (+z
+  forward, +y up) and a `Material` with *Enable GPU Instancing* ticked: the agents are drawn
+  with `Graphics.RenderMeshInstanced`, 1,023 a call;
+* for **Drawing: Objects** (a GameObject per agent: colliders, scripts, animation) a `Prefab`.
+
+Each group's parameters show in the Inspector under its name, with the scene file's words as
+tooltips, and act at once while playing (a method change continues each agent from where its
+target is); `Count` acts when play starts. The component's transform places the box: wander3d's
+origin at its position, `Units` metres per wander3d unit (default 0.1: the default 200-unit box
+is 20 m wide). Optional, wander3d's exact start: put `start.txt` in the project (a `TextAsset`)
+and drag it onto `Start State`; a start that does not fit the scene is logged
+(`Debug.LogError`) and the agents spawn from the seed instead. Selected, the component draws
+the box and every wander sphere and target with Gizmos (enable Gizmos in the Game view to see
+them while playing).
+
+Frames: wander3d is right-handed, Unity left-handed, both +y up. A wander3d point or
+direction (x, y, z) is Unity's (x, y, -z); the adapter converts, and only it: the core runs in
+wander3d's frame, so the run stays wander3d's.
+
+From a script of your own:
 
 ```csharp
-using Wander3d;
+{hosted}```
 
-var flock = new Flock(Scene.Create());            // or new Flock(Scene.Create(), startText)
-// every frame:
-double alpha = flock.Update(deltaSeconds);        // fixed-dt steps, alpha for drawing
-for (int i = 0; i < flock.Count; i++)
-{{
-    flock.PositionAt(i, alpha, out double x, out double y, out double z);
-    // heading: flock.Heading[3 * i .. 3 * i + 2] (unit vector), +y up
-}}
-```
+## Compose it with your own steering
 
-## Godot 4 (C#)
+The composable call gives a wander **force** per agent, as Yuka, OpenSteer and gdx-ai do; your
+character adds it to its own forces (seek, avoidance, separation...) and integrates, with
+wander3d's vehicle model (`Wander.Integrate`) or its own physics. One `Wander` per kind of
+character (its `WanderParams`, the seed, the box or none), one `WanderAgent` per character,
+made and dropped at any time (`kind.Agent(id, position, velocity)`; an id is any integer in
+[0, 2^53) unique among the live agents, and its random stream is its own, so the others' runs
+do not change when agents come and go). Per character, once per fixed tick, in this order:
 
-Godot users get this C# port (there is no GDScript port: its core could not be checked against
-wander3d here). `Wander.cs` builds unchanged in a Godot 4 .NET project. For the adapter, change
-three things in `WanderFlock.cs`: derive from `Node3D` instead of `MonoBehaviour`, rename
-`Update()` to `public override void _Process(double delta)` and use `delta` for
-`Time.deltaTime`, and place each agent with `agent.GlobalPosition = new Vector3(...)` and
-`agent.LookAt(...)` (Godot's forward is -z); draw the debug sphere with an `ImmediateMesh` or
-a `DebugDraw3D` add-on instead of Gizmos.
+1. `kind.Steer(agent, position, velocity, dt)` gives `agent.Force` (the wander steering) and
+   `agent.Containment` (the box pushing it back from its walls; (-0, -0, -0) when it does not).
+2. `agent.Force + agent.Containment`, that sum first (it is wander3d's force, bit for bit), then
+   your own forces.
+3. `Wander.Integrate(ref position, ref velocity, force, kind.Params, dt, out heading)`: truncate
+   to `MaxForce`, accelerate by force / `Mass`, clamp to `MaxSpeed`, move; false when the agent
+   does not move. With physics of your own, integrate yourself and take the heading from the
+   velocity.
+4. `kind.Follow(agent, heading)` when it moved: the wander frame turns with the agent.
+5. `kind.Box.Reflect(agent, ref position, ref velocity)`: the hard walls (skip it with
+   collisions of your own).
 
-## Frame rate
+A Unity character with group {first!r}'s parameters that wanders and seeks a point of interest:
 
-The core steps in fixed steps of `Dt` s, whatever the frame rate: `Update(delta)` takes as many
-steps as the elapsed time holds (a frame longer than 0.25 s counts as 0.25 s) and draws each
-agent interpolated between its last two steps. 30 fps, 144 fps or a hitch: the same paths.
+```csharp
+{character}```
+
+Call it from a fixed tick (`FixedUpdate`; Godot's `_PhysicsProcess`), with
+`Time.fixedDeltaTime` (Project Settings > Time > Fixed Timestep) at the scene's dt: the
+agents then step as wander3d's do, and `Compose.cs`, which drives wander3d's start this way,
+repeats wander3d's run bit for bit. A varying dt works (the derived constants follow it) but
+gives another run.
+
+## Godot 4 (.NET)
+
+`Wander.cs` builds unchanged in a Godot 4 .NET project: call the composable call from a
+`CharacterBody3D`'s `_PhysicsProcess(double delta)` (Godot, like wander3d, is right-handed with
++y up: no conversion), or step a `Flock` in `_Process` and place a `MultiMeshInstance3D`'s
+instances. `adapter/WanderFlock.cs` is Unity's. For GDScript, wander3d writes a port of its own
+(`wander3d port --lang gdscript`).
 
 ## Parameters
 
-Each group's parameters are `flock.Groups[g].Params` (a `GroupParams`), named after the scene
-file's keys; change them at any time (from the Inspector, a game state) and they act from the
-next step. Change the method with `flock.SetMethod(g, WanderMethod.Noise)`: each agent's target
-stays where it is and the new method continues from there (as in wander3d's app).
+Each group's parameters are `flock.Groups[g].Params` (a `WanderParams`; `kind.Params` of a
+`Wander`), named after the scene file's keys. Change them at any time (the Inspector, a game
+state): they act from the next step, and a value outside its range throws
+`ArgumentOutOfRangeException` naming it. A new noise `Frequency` keeps each agent's place on
+its noise curves and a shorter seek `Interval` applies at once, as in wander3d's app. Change
+the method with `flock.SetMethod(g, WanderMethod.Noise)` (for your own agents: set
+`kind.Params.Method`, then `kind.ContinueFrom(agent, position, previous, dt)` for each): each
+target stays where it is and the new method continues from there.
 
 {parameters}
 ## Debug drawing: the wander sphere and target
 
-`flock.WanderSphere(i, out x, out y, out z)` returns agent i's wander sphere's radius (0 for
-seek) and its centre; `flock.Target` holds every agent's target (`[3i, 3i+1, 3i+2]`), both
-after the last step. The Unity adapter draws both with `Gizmos` (`OnDrawGizmosSelected`: select
-the GameObject in the editor; enable Gizmos in the Game view to see them while playing).
+`flock.WanderSphere(i, out centre)` returns agent i's wander sphere's radius (0 for seek) and
+its centre, `flock.TargetOf(i)` its target (for your own agents:
+`kind.WanderSphere(agent, position, out centre)` and `kind.ShownTarget(agent, position)`). The
+Unity adapter draws both with Gizmos.
 
-## Identical, and where it may not be
+## Identical, and what breaks it
 
-Mono and .NET's JIT compile `Wander.cs` to plain IEEE double arithmetic: the conformance check
-below passes bit for bit. Unity's IL2CPP translates C# to C++; a C++ compiler that fuses
-multiply-adds (some ARM builds) changes the last bits of a run, not its behaviour.
+The core is plain IEEE double arithmetic in wander3d's order of operations, with wander3d's
+own sin, cos, atan2, asin and exp; Mono's and .NET's JITs neither fuse multiply-adds nor
+reorder it, so the check below passes bit for bit, with both drivers.
+
+* **Unity IL2CPP** translates C# to C++ for the platform's C++ compiler, and clang may fuse
+  `a * b + c` into one multiply-add where the CPU has one (ARM64: iOS, Android, Apple silicon),
+  which changes the last bits and, over minutes, the paths. For identity, an editor script sets
+  before building
+  `PlayerSettings.SetAdditionalIl2CppArgs("--compiler-flags=\\"-ffp-contract=off\\"");`
+  (clang and GCC platforms; Unity calls additional IL2CPP arguments experimental). MSVC's
+  default `/fp:precise` does not fuse; `/fp:fast` does.
+* **Fast math breaks it**: `-ffast-math`, `/fp:fast`, Burst's `FloatMode.Fast` (it allows
+  reordering, reciprocals and fused multiply-adds; Burst does not compile the core's classes
+  as they are, and a Burst version must keep Burst's default, `FloatMode.Strict`), and editing
+  `Wander.cs` so that an expression's order changes, a `float` enters the chain or
+  `Math.FusedMultiplyAdd` appears.
+* The run follows dt: a varying step gives another run, with the same behaviour.
 
 {conformance}"""
+
 
 LANGUAGE = Language(
     name="csharp",
     title="C#",
     package=__name__,
     core="Wander.cs",
-    sources=("Conformance.cs", "adapter/WanderFlock.cs"),
+    sources=("Conformance.cs", "Compose.cs", "conformance.sh", "adapter/WanderFlock.cs"),
     scene_block=scene_block,
     readme=readme,
-    conformance=(
-        "mcs -out:DIR/conformance.exe DIR/*.cs && mono DIR/conformance.exe SECONDS SAMPLE_RATE "
-        "> out.csv"
-    ),
+    conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
 )
+
+
+def methods() -> dict[int, str]:
+    """The checked-in core's wander methods, id -> name (its `WanderMethod` enum, lower-cased):
+    what the ports' method lists are checked against (wander3d.engine.methods.METHOD_TABLE)."""
+    source = LANGUAGE.source(LANGUAGE.core)
+    body = re.search(r"public enum WanderMethod\s*\{(.*?)\}", source, re.S)
+    if body is None:
+        raise ValueError(f"{LANGUAGE.core} has no WanderMethod enum")
+    found = re.findall(r"^\s*(\w+) = (\d+),", body.group(1), re.M)
+    return {int(value): name.lower() for name, value in found}
