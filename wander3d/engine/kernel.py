@@ -293,15 +293,10 @@ def noise_offsets(
 
 @_jit
 def direction_from_angles(
-    yaw: float,
-    pitch: float,
-    hx: float,
-    hy: float,
-    hz: float,
-    sx: float,
-    sy: float,
-    sz: float,
-) -> tuple[float, float, float]:
+    yaw: float, pitch: float,
+    hx: float, hy: float, hz: float,
+    sx: float, sy: float, sz: float,
+) -> tuple[float, float, float]:  # fmt: skip
     """Unit direction at `yaw` (towards side) and `pitch` (towards up = side x heading)."""
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
@@ -316,16 +311,10 @@ def direction_from_angles(
 
 @_jit
 def angles_from_direction(
-    wx: float,
-    wy: float,
-    wz: float,
-    hx: float,
-    hy: float,
-    hz: float,
-    sx: float,
-    sy: float,
-    sz: float,
-) -> tuple[float, float]:
+    wx: float, wy: float, wz: float,
+    hx: float, hy: float, hz: float,
+    sx: float, sy: float, sz: float,
+) -> tuple[float, float]:  # fmt: skip
     """Inverse of direction_from_angles for a unit direction."""
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
@@ -354,16 +343,10 @@ def perpendicular(ax: float, ay: float, az: float) -> tuple[float, float, float]
 
 @_jit
 def transport(
-    vx: float,
-    vy: float,
-    vz: float,
-    ax: float,
-    ay: float,
-    az: float,
-    bx: float,
-    by: float,
-    bz: float,
-) -> tuple[float, float, float]:
+    vx: float, vy: float, vz: float,
+    ax: float, ay: float, az: float,
+    bx: float, by: float, bz: float,
+) -> tuple[float, float, float]:  # fmt: skip
     """Rotate v by the minimal rotation taking unit a onto unit b (parallel transport).
 
     Rodrigues' formula without a normalised axis: R v = c v + k x v + (k . v) k / (1 + c), with
@@ -389,19 +372,11 @@ def transport(
 
 @_jit
 def transport_pair(
-    vx: float,
-    vy: float,
-    vz: float,
-    wx: float,
-    wy: float,
-    wz: float,
-    ax: float,
-    ay: float,
-    az: float,
-    bx: float,
-    by: float,
-    bz: float,
-) -> tuple[float, float, float, float, float, float]:
+    vx: float, vy: float, vz: float,
+    wx: float, wy: float, wz: float,
+    ax: float, ay: float, az: float,
+    bx: float, by: float, bz: float,
+) -> tuple[float, float, float, float, float, float]:  # fmt: skip
     """`transport` of two vectors by the same rotation, sharing the rotation's set-up."""
     c = ax * bx + ay * by + az * bz
     if c < -1.0 + 1e-9:
@@ -426,22 +401,13 @@ def transport_pair(
 
 @_jit
 def place_target(
-    i: int,
-    method: np.int64,
-    px: float,
-    py: float,
-    pz: float,
-    hx: float,
-    hy: float,
-    hz: float,
-    wx: float,
-    wy: float,
-    wz: float,
-    distance: float,
-    radius: float,
-    seek: _Float64s,
-    out: _Float64s,
-) -> None:
+    i: int, method: np.int64,
+    px: float, py: float, pz: float,
+    hx: float, hy: float, hz: float,
+    wx: float, wy: float, wz: float,
+    distance: float, radius: float,
+    seek: _Float64s, out: _Float64s,
+) -> None:  # fmt: skip
     """Write agent i's shown target into out[i]: its seek point, or the point on its wander
     sphere (centre `distance` ahead along the heading, `radius` along the wander direction).
     seek, out: (N, 3)."""
