@@ -46,7 +46,7 @@ _C6 = -1.13596475577881948265e-11
 
 
 @_jit
-def _sin_kernel(x):
+def _sin_kernel(x: float) -> float:
     """sin on [-pi/4, pi/4]."""
     z = x * x
     w = z * z
@@ -55,7 +55,7 @@ def _sin_kernel(x):
 
 
 @_jit
-def _cos_kernel(x):
+def _cos_kernel(x: float) -> float:
     """cos on [-pi/4, pi/4]."""
     z = x * x
     w = z * z
@@ -66,7 +66,7 @@ def _cos_kernel(x):
 
 
 @_jit
-def _reduce(x):
+def _reduce(x: float) -> tuple[float, float]:
     """(r, q): x = r + n pi/2 with |r| <= about pi/4 and q = n mod 4 in {0, 1, 2, 3}."""
     if -_PIO4 <= x <= _PIO4:
         return x, 0.0
@@ -79,7 +79,7 @@ def _reduce(x):
 
 
 @_jit
-def sin(x):
+def sin(x: float) -> float:
     """sin(x), x in radians; within 2 ulp for |x| < 2^20 pi/2, NaN for infinities and NaN."""
     r, q = _reduce(x)
     if q == 0.0:
@@ -92,7 +92,7 @@ def sin(x):
 
 
 @_jit
-def cos(x):
+def cos(x: float) -> float:
     """cos(x), x in radians; within 2 ulp for |x| < 2^20 pi/2, NaN for infinities and NaN."""
     r, q = _reduce(x)
     if q == 0.0:
@@ -105,7 +105,7 @@ def cos(x):
 
 
 @_jit
-def sincos(x):
+def sincos(x: float) -> tuple[float, float]:
     """(sin(x), cos(x)) sharing one reduction: bit for bit `sin` and `cos`."""
     r, q = _reduce(x)
     s = _sin_kernel(r)
@@ -141,7 +141,7 @@ _AT10 = 1.62858201153657823623e-02
 
 
 @_jit
-def _atan_positive(a):
+def _atan_positive(a: float) -> float:
     """atan(a) for a >= 0 (or NaN)."""
     if a != a:
         return a
@@ -188,7 +188,7 @@ _PIO2_LO = 6.12323399573676603587e-17
 
 
 @_jit
-def atan2(y, x):
+def atan2(y: float, x: float) -> float:
     """The angle of (x, y) in [-pi, pi], as math.atan2 (signed zeros and infinities included);
     within 2 ulp."""
     if x != x or y != y:
@@ -235,7 +235,7 @@ _SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's split of a double into 26 + 27 bits
 
 
 @_jit
-def asin(x):
+def asin(x: float) -> float:
     """asin(x) in [-pi/2, pi/2] for x in [-1, 1] (NaN outside); within 2 ulp."""
     a = -x if x < 0.0 else x
     if a >= 1.0:
@@ -279,7 +279,7 @@ _P5 = 4.13813679705723846039e-08
 
 
 @_jit
-def pow2(k):
+def pow2(k: float) -> float:
     """2^k for a whole number k in [-1074, 1023], exactly, by squaring exact powers of two."""
     base = 2.0
     if k < 0.0:
@@ -296,7 +296,7 @@ def pow2(k):
 
 
 @_jit
-def exp(x):
+def exp(x: float) -> float:
     """e^x; within 2 ulp. 0 below -745.2, infinity above 709.8, NaN for NaN."""
     if x != x:
         return x

@@ -36,6 +36,7 @@ import math
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from . import detmath
 
@@ -104,6 +105,14 @@ _HALF_PI = math.pi / 2
 
 _jit = numba.njit(cache=True, fastmath=False, error_model="numpy")
 
+# The array arguments' types by element type (numba compiles from the values passed, not from
+# these; each docstring gives the shapes).
+_Float64s = npt.NDArray[np.float64]
+_Float32s = npt.NDArray[np.float32]
+_Int64s = npt.NDArray[np.int64]
+_UInt64s = npt.NDArray[np.uint64]
+_Bools = npt.NDArray[np.bool_]
+
 
 def stop_time(max_force: float, mass: float) -> float:
     """Containment's look-ahead (s) per unit of speed into a wall: stopping from speed v at
@@ -128,7 +137,7 @@ def pitch_walk(rate: float, vertical: float, dt: float) -> tuple[float, float]:
 
 
 @_jit
-def mix(x):
+def mix(x: np.uint64) -> np.uint64:
     """splitmix64 finaliser: a bijective, well-mixed hash of a uint64."""
     x = (x ^ (x >> _S30)) * _MIX1
     x = (x ^ (x >> _S27)) * _MIX2
@@ -136,13 +145,13 @@ def mix(x):
 
 
 @_jit
-def agent_key(seed_key, agent):
+def agent_key(seed_key: np.uint64, agent: int) -> np.uint64:
     """Key of one agent's random numbers, from which each step's stream is derived."""
     return mix(seed_key ^ (np.uint64(agent) * _GOLDEN))
 
 
 @_jit
-def stream_key(agent_key, step):
+def stream_key(agent_key: np.uint64, step: int | np.int64) -> np.uint64:
     """Key of the random stream of one agent in one step.
 
     Not hashed itself (a hash per step is measurable): each draw hashes key + draw * golden,
@@ -152,13 +161,13 @@ def stream_key(agent_key, step):
 
 
 @_jit
-def uniform(key, draw):
+def uniform(key: np.uint64, draw: int) -> float:
     """The `draw`-th uniform float in [0, 1) of stream `key`."""
     return np.float64(mix(key + np.uint64(draw + 1) * _GOLDEN) >> _S11) * _UNIT
 
 
 @_jit
-def in_unit_ball(key):
+def in_unit_ball(key: np.uint64) -> tuple[float, float, float]:
     """A point uniform in the unit ball from stream `key`, by rejection from the cube.
 
     Uniform in volume (not a cube, not a normalised Gaussian of random length); points within
@@ -180,7 +189,7 @@ def in_unit_ball(key):
 
 
 @_jit
-def gradient_noise(key, x):
+def gradient_noise(key: np.uint64, x: float) -> float:
     """Smooth 1D gradient (Perlin) noise of curve `key` at `x`, in about [-1, 1]."""
     cell = math.floor(x)
     f = x - cell
@@ -193,7 +202,7 @@ def gradient_noise(key, x):
 
 
 @_jit
-def smooth_noise(key, x):
+def smooth_noise(key: np.uint64, x: float) -> float:
     """Two octaves of gradient noise at an irrational frequency ratio, in about [-1, 1].
 
     One octave alone is zero at every integer, which would bring the target back to the same
@@ -204,7 +213,14 @@ def smooth_noise(key, x):
 
 
 @_jit
-def noise_angles(keys, phase, t, vertical, offset_yaw, offset_pitch):
+def noise_angles(
+    keys: _UInt64s,
+    phase: _Float64s,
+    t: float,
+    vertical: float,
+    offset_yaw: float,
+    offset_pitch: float,
+) -> tuple[float, float]:
     """Noise-driven wander: the target's yaw and pitch follow two smooth noise curves.
 
     keys: (2,) uint64 curve keys; phase: (2,) offsets; t: noise coordinate (seconds times
@@ -218,7 +234,9 @@ def noise_angles(keys, phase, t, vertical, offset_yaw, offset_pitch):
 
 
 @_jit
-def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
+def shift_offsets(
+    offset_yaw: float, offset_pitch: float, delta_yaw: float, delta_pitch: float
+) -> tuple[float, float]:
     """Noise offsets moved by the deltas: yaw wrapped to [-pi, pi), pitch kept in [-pi, pi]
     (wide enough to reach any pitch from any point of the curve, which spans [-pi/2, pi/2]) so
     that curve plus offset needs at most one reflection."""
@@ -227,7 +245,7 @@ def shift_offsets(offset_yaw, offset_pitch, delta_yaw, delta_pitch):
 
 
 @_jit
-def reflect_pitch(pitch):
+def reflect_pitch(pitch: float) -> float:
     """A pitch angle bounced back into [-pi/2, pi/2] at the pole (yaw is left alone)."""
     if pitch > _HALF_PI:
         return math.pi - pitch
@@ -237,8 +255,17 @@ def reflect_pitch(pitch):
 
 
 @numba.njit(cache=True)
-def noise_directions(keys, phase, t, vertical, headings, sides, out):
-    """Starting noise targets for rows of (n, 2) keys/phase and (n, 3) frames, into out."""
+def noise_directions(
+    keys: _UInt64s,
+    phase: _Float64s,
+    t: float,
+    vertical: float,
+    headings: _Float64s,
+    sides: _Float64s,
+    out: _Float64s,
+) -> None:
+    """Starting noise targets for rows of (n, 2) keys/phase and (n, 3) frames (headings,
+    sides), as unit directions into out (n, 3)."""
     for i in range(out.shape[0]):
         h = headings[i]
         s = sides[i]
@@ -249,7 +276,9 @@ def noise_directions(keys, phase, t, vertical, headings, sides, out):
 
 
 @numba.njit(cache=True)
-def noise_offsets(keys, phase, t, vertical, angles):
+def noise_offsets(
+    keys: _UInt64s, phase: _Float64s, t: float, vertical: float, angles: _Float64s
+) -> None:
     """Noise offsets that put each agent's curves on its target, in place.
 
     keys, phase: (n, 2) rows of noise state; t: noise coordinate; angles: (n, 2) the target's
@@ -263,7 +292,11 @@ def noise_offsets(keys, phase, t, vertical, angles):
 
 
 @_jit
-def direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz):
+def direction_from_angles(
+    yaw: float, pitch: float,
+    hx: float, hy: float, hz: float,
+    sx: float, sy: float, sz: float,
+) -> tuple[float, float, float]:  # fmt: skip
     """Unit direction at `yaw` (towards side) and `pitch` (towards up = side x heading)."""
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
@@ -277,7 +310,11 @@ def direction_from_angles(yaw, pitch, hx, hy, hz, sx, sy, sz):
 
 
 @_jit
-def angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz):
+def angles_from_direction(
+    wx: float, wy: float, wz: float,
+    hx: float, hy: float, hz: float,
+    sx: float, sy: float, sz: float,
+) -> tuple[float, float]:  # fmt: skip
     """Inverse of direction_from_angles for a unit direction."""
     ux = sy * hz - sz * hy
     uy = sz * hx - sx * hz
@@ -289,7 +326,7 @@ def angles_from_direction(wx, wy, wz, hx, hy, hz, sx, sy, sz):
 
 
 @_jit
-def perpendicular(ax, ay, az):
+def perpendicular(ax: float, ay: float, az: float) -> tuple[float, float, float]:
     """A unit vector perpendicular to unit a: a crossed with its least-aligned world axis.
 
     Never degenerate, unlike crossing with a fixed up vector, which fails for vertical a.
@@ -305,7 +342,11 @@ def perpendicular(ax, ay, az):
 
 
 @_jit
-def transport(vx, vy, vz, ax, ay, az, bx, by, bz):
+def transport(
+    vx: float, vy: float, vz: float,
+    ax: float, ay: float, az: float,
+    bx: float, by: float, bz: float,
+) -> tuple[float, float, float]:  # fmt: skip
     """Rotate v by the minimal rotation taking unit a onto unit b (parallel transport).
 
     Rodrigues' formula without a normalised axis: R v = c v + k x v + (k . v) k / (1 + c), with
@@ -330,7 +371,12 @@ def transport(vx, vy, vz, ax, ay, az, bx, by, bz):
 
 
 @_jit
-def transport_pair(vx, vy, vz, wx, wy, wz, ax, ay, az, bx, by, bz):
+def transport_pair(
+    vx: float, vy: float, vz: float,
+    wx: float, wy: float, wz: float,
+    ax: float, ay: float, az: float,
+    bx: float, by: float, bz: float,
+) -> tuple[float, float, float, float, float, float]:  # fmt: skip
     """`transport` of two vectors by the same rotation, sharing the rotation's set-up."""
     c = ax * bx + ay * by + az * bz
     if c < -1.0 + 1e-9:
@@ -354,9 +400,17 @@ def transport_pair(vx, vy, vz, wx, wy, wz, ax, ay, az, bx, by, bz):
 
 
 @_jit
-def place_target(i, method, px, py, pz, hx, hy, hz, wx, wy, wz, distance, radius, seek, out):
+def place_target(
+    i: int, method: np.int64,
+    px: float, py: float, pz: float,
+    hx: float, hy: float, hz: float,
+    wx: float, wy: float, wz: float,
+    distance: float, radius: float,
+    seek: _Float64s, out: _Float64s,
+) -> None:  # fmt: skip
     """Write agent i's shown target into out[i]: its seek point, or the point on its wander
-    sphere (centre `distance` ahead along the heading, `radius` along the wander direction)."""
+    sphere (centre `distance` ahead along the heading, `radius` along the wander direction).
+    seek, out: (N, 3)."""
     if method == SEEK:
         out[i, 0], out[i, 1], out[i, 2] = seek[i, 0], seek[i, 1], seek[i, 2]
     else:
@@ -366,8 +420,17 @@ def place_target(i, method, px, py, pz, hx, hy, hz, wx, wy, wz, distance, radius
 
 
 @numba.njit(cache=True)
-def place_targets(group_index, params, positions, headings, wander_dirs, seek, out):
-    """`place_target` for every agent, from the state arrays (outside a step)."""
+def place_targets(
+    group_index: _Int64s,
+    params: _Float64s,
+    positions: _Float64s,
+    headings: _Float64s,
+    wander_dirs: _Float64s,
+    seek: _Float64s,
+    out: _Float64s,
+) -> None:
+    """`place_target` for every agent, from the state arrays (outside a step): group_index
+    (N,), params (G, PARAM_COLUMNS), positions, headings, wander_dirs, seek and out (N, 3)."""
     for i in range(positions.shape[0]):
         g = group_index[i]
         p, h, w = positions[i], headings[i], wander_dirs[i]
@@ -379,36 +442,36 @@ def place_targets(group_index, params, positions, headings, wander_dirs, seek, o
 
 @numba.njit(cache=True, parallel=True, nogil=True, fastmath=False, error_model="numpy")
 def advance(
-    n_steps,
-    first_step,
-    dt,
-    seed_key,
-    low,
-    high,
-    margin,
-    group_index,
-    params,
-    positions,
-    velocities,
-    headings,
-    sides,
-    wander_dirs,
-    targets,
-    forces,
-    angles,
-    noise_keys,
-    noise_phase,
-    seek_targets,
-    seek_timers,
-    pending_breaks,
-    reflections,
-    trail_points,
-    trail_breaks,
-    sample_every,
-    sample_positions,
-    sample_velocities,
-    sample_headings,
-):
+    n_steps: int,
+    first_step: int,
+    dt: float,
+    seed_key: np.uint64,
+    low: _Float64s,
+    high: _Float64s,
+    margin: float,
+    group_index: _Int64s,
+    params: _Float64s,
+    positions: _Float64s,
+    velocities: _Float64s,
+    headings: _Float64s,
+    sides: _Float64s,
+    wander_dirs: _Float64s,
+    targets: _Float64s,
+    forces: _Float64s,
+    angles: _Float64s,
+    noise_keys: _UInt64s,
+    noise_phase: _Float64s,
+    seek_targets: _Float64s,
+    seek_timers: _Float64s,
+    pending_breaks: _Bools,
+    reflections: _Int64s,
+    trail_points: _Float32s,
+    trail_breaks: _Bools,
+    sample_every: int,
+    sample_positions: _Float64s,
+    sample_velocities: _Float64s,
+    sample_headings: _Float64s,
+) -> None:
     """Advance every agent by `n_steps` steps of `dt` seconds, in place.
 
     first_step: index of the first step taken (the simulation's step count before the call);

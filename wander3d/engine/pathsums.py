@@ -24,11 +24,20 @@ the order they are added: by a few units in the last place).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 _jit = numba.njit(cache=True, fastmath=False, error_model="numpy", nogil=True)
+
+# The passes' array arguments by element type (numba compiles from the values passed, not from
+# these; the module's doc and each pass's give the shapes). Samples are float32 or float64.
+_Samples = npt.NDArray[np.floating[Any]]
+_Float64s = npt.NDArray[np.float64]
+_Int64s = npt.NDArray[np.int64]
+_Bools = npt.NDArray[np.bool_]
 
 _DEGREES = 180.0 / math.pi
 _RADIANS = math.pi / 180.0
@@ -42,28 +51,28 @@ PATH_SUMS = 14
 
 @_jit
 def path_pass(
-    headings,
-    positions,
-    speeds,
-    first,
-    lengths,
-    low,
-    high,
-    margin,
-    cells,
-    step_min,
-    sums,
-    visited,
-    turn_sin,
-    turn_cos,
-    directions,
-    moved,
-    centred,
-    msd_squares,
-    heading_series,
-    turn_counts,
-    lift_counts,
-):
+    headings: _Samples,
+    positions: _Samples,
+    speeds: _Samples,
+    first: int,
+    lengths: _Int64s,
+    low: _Float64s,
+    high: _Float64s,
+    margin: float,
+    cells: int,
+    step_min: float,
+    sums: _Float64s,
+    visited: _Bools,
+    turn_sin: _Float64s,
+    turn_cos: _Float64s,
+    directions: _Float64s,
+    moved: _Bools,
+    centred: _Float64s,
+    msd_squares: _Float64s,
+    heading_series: _Float64s,
+    turn_counts: _Int64s,
+    lift_counts: _Int64s,
+) -> None:
     """The first pass: everything but what needs the heading's turn angles.
 
     Adds to `sums` (float64, PATH_SUMS): speeds of own samples; step lengths, their squares
@@ -208,8 +217,9 @@ def path_pass(
 
 
 @_jit
-def _heading_turn(headings, k, a):
-    """h_k x h_k+1 (three components) and h_k . h_k+1 of agent a's headings, in float64."""
+def _heading_turn(headings: _Samples, k: int, a: int) -> tuple[float, float, float, float]:
+    """h_k x h_k+1 (three components) and h_k . h_k+1 of agent a's headings (T, N, 3), in
+    float64."""
     h0 = np.float64(headings[k, a, 0])
     h1 = np.float64(headings[k, a, 1])
     h2 = np.float64(headings[k, a, 2])
@@ -220,10 +230,10 @@ def _heading_turn(headings, k, a):
 
 
 @_jit
-def _count(counts, angle, bins):
-    """Add an angle (deg) to the histogram of `bins` equal bins from -180 to 180 as
-    np.histogram bins it (its edges computed as np.linspace computes them; values outside
-    [-180, 180] left out)."""
+def _count(counts: _Int64s, angle: float, bins: int) -> None:
+    """Add an angle (deg) to counts (bins,), the histogram of `bins` equal bins from -180 to
+    180, as np.histogram bins it (its edges computed as np.linspace computes them; values
+    outside [-180, 180] left out)."""
     if not (-180.0 <= angle <= 180.0):
         return
     step = 360.0 / bins
@@ -238,20 +248,20 @@ def _count(counts, angle, bins):
 
 @_jit
 def turn_pass(
-    headings,
-    first,
-    lengths,
-    turn_angle,
-    turn_sin,
-    interval,
-    axis_min,
-    window,
-    cos_limit,
-    limit,
-    sums,
-    axes,
-    axes_defined,
-):
+    headings: _Samples,
+    first: int,
+    lengths: _Int64s,
+    turn_angle: _Float64s,
+    turn_sin: _Float64s,
+    interval: float,
+    axis_min: float,
+    window: int,
+    cos_limit: float,
+    limit: float,
+    sums: _Float64s,
+    axes: _Float64s,
+    axes_defined: _Bools,
+) -> None:
     """The second pass: what needs the heading's turn angles, turn_angle (n, T - 1) rad.
 
     Adds to `sums`: the turn rates (deg/s, angle / interval) of own intervals; the angular
@@ -291,11 +301,20 @@ def turn_pass(
 
 
 @_jit
-def _about_turns(headings, a, turned, n_own, window, cos_limit, limit):
+def _about_turns(
+    headings: _Samples,
+    a: int,
+    turned: _Float64s,
+    n_own: int,
+    window: int,
+    cos_limit: float,
+    limit: float,
+) -> int:
     """About-turns of agent a: from each sample in turn, the first sample within `window`
     whose heading is more than `limit` rad away (cosine below cos_limit) ends an event, and
-    the next event starts there at the earliest. `turned`: the cumulative turn angle, which
-    bounds how far the heading can have got (so most samples need no dot product)."""
+    the next event starts there at the earliest. `turned` (T,): the cumulative turn angle
+    (rad), which bounds how far the heading can have got (so most samples need no dot
+    product)."""
     count = 0
     k = 0
     while k < n_own - 1:

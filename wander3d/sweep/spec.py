@@ -31,7 +31,7 @@ import math
 import os
 import stat
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,11 @@ _SCALES = ("linear", "log")
 
 class SweepError(SceneError):
     """An invalid sweep file: "SWEEP_FILE: KEY: problem" (KEY may name a cell)."""
+
+
+#: The checks' way to report a problem: (key or None, problem) -> the SweepError to raise,
+#: naming the sweep file (`parse_sweep` makes one per file).
+_Fail = Callable[[str | None, str], SweepError]
 
 
 @dataclass(frozen=True)
@@ -186,7 +191,7 @@ def _read_text(path: Path, label: str) -> str:
         raise SweepError(label, None, "not UTF-8 text") from None
 
 
-def _check_keys(table: Mapping[str, Any], known: tuple[str, ...], where: str, fail) -> None:
+def _check_keys(table: Mapping[str, Any], known: tuple[str, ...], where: str, fail: _Fail) -> None:
     for k in table:
         if k not in known:
             close = difflib.get_close_matches(str(k), known, n=1)
@@ -194,7 +199,7 @@ def _check_keys(table: Mapping[str, Any], known: tuple[str, ...], where: str, fa
             raise fail(f"{where}.{k}", f"unknown key{hint}")
 
 
-def _base_scene(name: Any, folder: Path, fail) -> Scene:
+def _base_scene(name: Any, folder: Path, fail: _Fail) -> Scene:
     if name is None:
         raise fail("sweep.scene", "missing: name a scene file or a bundled scene")
     if not isinstance(name, str) or not name:
@@ -214,20 +219,20 @@ def _base_scene(name: Any, folder: Path, fail) -> Scene:
         raise fail("sweep.scene", str(e)) from None
 
 
-def _whole(value: Any, key: str, lo: int, hi: int, fail) -> int:
+def _whole(value: Any, key: str, lo: int, hi: int, fail: _Fail) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise fail(key, f"expected a whole number from {lo} to {hi:,}, got {value!r}")
     return value
 
 
-def _positive(value: Any, key: str, fail) -> float:
+def _positive(value: Any, key: str, fail: _Fail) -> float:
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not (math.isfinite(value) and 0 < value <= 1e9):
         raise fail(key, f"expected a positive number, got {value!r}")
     return float(value)
 
 
-def _key_path(text: Any, key: str, groups: int, fail) -> KeyPath:
+def _key_path(text: Any, key: str, groups: int, fail: _Fail) -> KeyPath:
     try:
         path = parse_key_path(text)
         path.check_groups(groups)
@@ -248,7 +253,7 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _apply_set(base: Scene, table: Any, fail) -> Scene:
+def _apply_set(base: Scene, table: Any, fail: _Fail) -> Scene:
     if not isinstance(table, Mapping):
         raise fail("sweep.set", "expected a table of key paths and values")
     doc = base.to_dict()
@@ -261,7 +266,7 @@ def _apply_set(base: Scene, table: Any, fail) -> Scene:
         raise fail("sweep.set", f"{e.key}: {e.problem}" if e.key else e.problem) from None
 
 
-def _axes(vary: Any, base: Scene, fail) -> tuple[Axis, ...]:
+def _axes(vary: Any, base: Scene, fail: _Fail) -> tuple[Axis, ...]:
     if not isinstance(vary, list) or not all(isinstance(v, Mapping) for v in vary):
         raise fail("sweep.vary", "expected [[sweep.vary]] tables")
     axes: list[Axis] = []
@@ -278,7 +283,7 @@ def _axes(vary: Any, base: Scene, fail) -> tuple[Axis, ...]:
     return tuple(axes)
 
 
-def _values(table: Mapping[str, Any], path: KeyPath, where: str, fail) -> tuple[Any, ...]:
+def _values(table: Mapping[str, Any], path: KeyPath, where: str, fail: _Fail) -> tuple[Any, ...]:
     has_values, has_range = "values" in table, "range" in table
     if has_values == has_range:
         raise fail(where, "give either values = [...] or range = [lo, hi] with count")
@@ -310,7 +315,7 @@ def _normalise(value: Any, path: KeyPath) -> Any:
     return value
 
 
-def _range(table: Mapping[str, Any], path: KeyPath, where: str, fail) -> list[Any]:
+def _range(table: Mapping[str, Any], path: KeyPath, where: str, fail: _Fail) -> list[Any]:
     if path.schema_key.type not in (schema.FLOAT, schema.INTEGER):
         raise fail(f"{where}.range", f"'{path.text}' is not a number: give values = [...]")
     bounds = table["range"]
@@ -342,7 +347,12 @@ def _range(table: Mapping[str, Any], path: KeyPath, where: str, fail) -> list[An
 
 
 def _cells(
-    base: Scene, axes: tuple[Axis, ...], seeds: int, seconds: float, rate: float, fail
+    base: Scene,
+    axes: tuple[Axis, ...],
+    seeds: int,
+    seconds: float,
+    rate: float,
+    fail: _Fail,
 ) -> tuple[Cell, ...]:
     doc = base.to_dict()
     cells: list[Cell] = []
