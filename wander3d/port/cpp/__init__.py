@@ -8,7 +8,7 @@ without them); the adapter needs Unreal Engine and is not compiled here.
 
 from __future__ import annotations
 
-from wander3d.port.language import Language
+from wander3d.port.language import Language, declared_ids
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
@@ -160,4 +160,5 @@ LANGUAGE = Language(
         "g++ -std=c++17 -O2 -ffp-contract=off DIR/*.cpp -o DIR/conformance && DIR/conformance "
         "SECONDS SAMPLE_RATE > out.csv"
     ),
+    method_ids=declared_ids("enum class Method"),
 )

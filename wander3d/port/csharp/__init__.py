@@ -8,7 +8,7 @@ C# and plain .NET all build it.
 
 from __future__ import annotations
 
-from wander3d.port.language import Language
+from wander3d.port.language import Language, declared_ids
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
@@ -202,4 +202,5 @@ LANGUAGE = Language(
         "mcs -out:DIR/conformance.exe DIR/*.cs && mono DIR/conformance.exe SECONDS SAMPLE_RATE "
         "> out.csv"
     ),
+    method_ids=declared_ids("enum WanderMethod"),
 )

@@ -6,7 +6,7 @@ default scene in the core's scene block) and as `wander3d port --lang js` writes
 
 from __future__ import annotations
 
-from wander3d.port.language import Language
+from wander3d.port.language import Language, declared_ids
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
@@ -49,6 +49,7 @@ def scene_block(plan: PortPlan) -> str:
             "    {",
             f"      name: {_string(p.name)},",
             f"      count: {p.count}, // agents",
+            f"      color: {_string(p.color)}, // as wander3d draws the group",
             "      params: {",
             f"        method: {_string(w.method)}, // sphere | angle | noise | seek | random",
             f"        steering: {_string(w.steering)}, // force: the vector to the target is "
@@ -141,8 +142,14 @@ LANGUAGE = Language(
     title="JavaScript",
     package=__name__,
     core="wander.mjs",
-    sources=("conformance.mjs", "adapter/three-wander.mjs"),
+    sources=(
+        "conformance.mjs",
+        "compose.mjs",
+        "conformance.sh",
+        "adapter/three-wander.mjs",
+    ),
     scene_block=scene_block,
     readme=readme,
-    conformance="node DIR/conformance.mjs SECONDS SAMPLE_RATE > out.csv",
+    conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
+    method_ids=declared_ids("export const METHOD_IDS"),
 )

@@ -43,6 +43,7 @@ export const SCENE = {
     {
       name: "wanderers",
       count: 300, // agents
+      color: "#ffb000", // as wander3d draws the group
       params: {
         method: "sphere", // sphere | angle | noise | seek | random
         steering: "force", // force: the vector to the target is the force; desired: velocity towards it
