@@ -147,6 +147,8 @@ LANGUAGE = Language(
         "compose.mjs",
         "conformance.sh",
         "adapter/three-wander.mjs",
+        "adapter/p5/sketch.html",
+        "adapter/p5/sketch.js",
     ),
     scene_block=scene_block,
     readme=readme,

@@ -7,22 +7,16 @@
 //   scene.add(agents.mesh);
 //   // each frame: agents.update(clock.getDelta());
 //
-// Geometry is drawn facing +z: each agent's +z axis is turned onto its heading, its +y kept
-// as close to world up as the heading allows.
+// Geometry is drawn facing +z with +y up. Each agent's +z is turned onto its heading and its
+// +y kept as close to world up as the heading allows (the core's upright frame: a fish or a
+// bird never rolls or flips), its position and heading interpolated between its last two steps.
 
-const FORWARD = [0, 0, 1];
-
-/** Writes agent i's pose (interpolated position, heading) into matrix-like helpers. */
+/** Writes agent i's pose (interpolated position and upright frame) into a Matrix4. */
 class Poser {
   constructor(THREE, flock) {
     this.flock = flock;
-    this.position = new THREE.Vector3();
-    this.heading = new THREE.Vector3();
-    this.forward = new THREE.Vector3(...FORWARD);
-    this.quaternion = new THREE.Quaternion();
-    this.scale = new THREE.Vector3(1, 1, 1);
+    this.pose = new Float64Array(12);
     this.matrix = new THREE.Matrix4();
-    this.out = [0, 0, 0];
     this.alpha = 1; // where between the last two steps to draw: 1 (the last) until update()
   }
 
@@ -31,24 +25,40 @@ class Poser {
     this.alpha = this.flock.update(seconds);
   }
 
-  /** Agent i's pose now: sets this.position and this.quaternion. */
-  pose(i) {
-    const f = this.flock;
-    f.positionAt(i, this.alpha, this.out);
-    this.position.set(this.out[0], this.out[1], this.out[2]);
-    this.heading.set(f.heading[3 * i], f.heading[3 * i + 1], f.heading[3 * i + 2]);
-    this.quaternion.setFromUnitVectors(this.forward, this.heading);
+  /** Agent i's model matrix now: its frame's x, y, z axes as columns, then its position. */
+  place(i) {
+    const q = this.flock.poseAt(i, this.alpha, this.pose);
+    return this.matrix.set(
+      q[3], q[6], q[9], q[0],
+      q[4], q[7], q[10], q[1],
+      q[5], q[8], q[11], q[2],
+      0, 0, 0, 1,
+    );
   }
 }
 
-/** Every agent of a flock as one InstancedMesh (the fast way for hundreds or thousands). */
+/** Every group's colour, or null when a group has none. */
+function groupColors(flock) {
+  return flock.groups.every((g) => g.color) ? flock.groups.map((g) => g.color) : null;
+}
+
+/**
+ * Every agent of a flock as one InstancedMesh (the fast way for hundreds or thousands).
+ * `colors`: one per group (anything THREE.Color.set takes), the instances' colours; by default
+ * the groups' own (SCENE's `color`); null for none (the material's colour alone).
+ */
 export class WanderInstances {
-  constructor(THREE, flock, geometry, material) {
+  constructor(THREE, flock, geometry, material, colors = groupColors(flock)) {
     this.flock = flock;
     this.poser = new Poser(THREE, flock);
     this.mesh = new THREE.InstancedMesh(geometry, material, flock.count);
     this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
     this.mesh.frustumCulled = false; // agents roam the whole box
+    if (colors) {
+      const color = new THREE.Color();
+      for (let i = 0; i < flock.count; i++) this.mesh.setColorAt(i, color.set(colors[flock.groupOf[i]]));
+      this.mesh.instanceColor.needsUpdate = true;
+    }
     this.debugGroup = null;
     this.draw();
   }
@@ -60,12 +70,7 @@ export class WanderInstances {
   }
 
   draw() {
-    const p = this.poser;
-    for (let i = 0; i < this.flock.count; i++) {
-      p.pose(i);
-      p.matrix.compose(p.position, p.quaternion, p.scale);
-      this.mesh.setMatrixAt(i, p.matrix);
-    }
+    for (let i = 0; i < this.flock.count; i++) this.mesh.setMatrixAt(i, this.poser.place(i));
     this.mesh.instanceMatrix.needsUpdate = true;
     if (this.debugGroup) this.debugGroup.userData.follow();
   }
@@ -94,11 +99,10 @@ export class WanderObjects {
   }
 
   draw() {
-    const p = this.poser;
     this.objects.forEach((object, i) => {
-      p.pose(i);
-      object.position.copy(p.position);
-      object.quaternion.copy(p.quaternion);
+      const matrix = this.poser.place(i);
+      object.position.setFromMatrixPosition(matrix);
+      object.quaternion.setFromRotationMatrix(matrix);
     });
     if (this.debugGroup) this.debugGroup.userData.follow();
   }
@@ -127,9 +131,10 @@ function debugOverlay(THREE, flock) {
   dots.frustumCulled = false;
   group.add(spheres, dots);
   const matrix = new THREE.Matrix4();
+  const sphere = [0, 0, 0, 0];
   group.userData.follow = () => {
     for (let i = 0; i < flock.count; i++) {
-      const [x, y, z, r] = flock.wanderSphere(i);
+      const [x, y, z, r] = flock.wanderSphere(i, sphere);
       matrix.makeScale(r, r, r).setPosition(x, y, z);
       spheres.setMatrixAt(i, matrix);
       matrix.makeTranslation(flock.target[3 * i], flock.target[3 * i + 1], flock.target[3 * i + 2]);
