@@ -283,6 +283,36 @@ def test_wander_params_defaults_are_wander3ds():
     assert ours == engine
 
 
+def test_the_readmes_composable_example_runs_as_written(tmp_path):
+    """The generated README's lines for a game's own characters (wander plus seek): fish made
+    from them and ticked a minute stay in the box and come to the food, garbage-free."""
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "default"), "js", tmp_path / "port")
+    readme = (port / "README.md").read_text()
+    section = readme[readme.index("## Your own characters") :]
+    example = re.search(r"```js\n(.*?)```", section, re.S)
+    assert example, section[:400]
+    (port / "fish.mjs").write_text(
+        example.group(1)
+        + """
+const food = [60, -30, 40];
+const fish = Array.from({ length: 20 }, (_, id) => new Fish(id, [0, 0, 0], [id - 10, 1, 3]));
+const distance = () => fish.reduce((sum, f) => sum + Math.hypot(
+  f.position[0] - food[0], f.position[1] - food[1], f.position[2] - food[2]), 0) / fish.length;
+const before = distance();
+for (let t = 0; t < 3600; t++) for (const f of fish) f.tick(SCENE.dt, food);
+const inside = fish.every((f) => f.position.every((x, a) => x >= box.min[a] && x <= box.max[a]));
+console.log(JSON.stringify({ before, after: distance(), inside }));
+"""
+    )
+    done = subprocess.run(
+        ["node", str(port / "fish.mjs")], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["inside"] and found["after"] < 0.5 * found["before"], found
+
+
 # ---------------------------------------------------------------- no garbage per step
 
 #: 1,000 agents, 200 of each method, stepped by frames of 1/60 s as a game's loop does.
