@@ -1,19 +1,26 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
     python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
+                                    [--js-baseline OLD_WANDER_MJS]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
 is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks). Also printed: the
-milliseconds one step of 1,000 agents takes in the port, a game's cost per frame at 60 steps
-a second. Timing happens inside each process, so start-up and compiling are not counted, and
-in the process's CPU time, so other work on a shared machine does not stretch it.
+0.2 s at least, as Mono counts CPU time in 10 ms ticks). A port is timed each way its core
+runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call in a game's own
+loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of 1,000 agents
+takes, a game's cost per frame at 60 steps a second. Timing happens inside each process, so
+start-up and compiling are not counted, and in the process's CPU time, so other work on a
+shared machine does not stretch it.
+
+--js-baseline times another JavaScript core beside (its hosted flock, the same scenes), e.g.
+the one before a change: `git show REV:wander3d/port/js/wander.mjs > old.mjs`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import tempfile
@@ -23,7 +30,8 @@ from pathlib import Path
 
 from wander3d.engine import METHODS, Simulation
 from wander3d.port import language, plan_port, write_port
-from wander3d.scene import Scene
+from wander3d.port.language import with_scene_block
+from wander3d.scene import Scene, load_scene
 
 WARMUP_STEPS = 60
 BATCH_STEPS = 120
@@ -31,17 +39,48 @@ BATCHES = 5
 
 JS_BENCH = """
 import { readFileSync } from "node:fs";
-import { Flock, SCENE } from "./wander.mjs";
-const flock = new Flock(SCENE, readFileSync("start.txt", "utf8"));
-flock.advance(%(warmup)d);
-let best = 0;
-for (let b = 0; b < %(batches)d; b++) {
-  const start = process.cpuUsage();
-  flock.advance(%(steps)d);
-  const used = process.cpuUsage(start);
-  best = Math.max(best, (flock.count * %(steps)d) / ((used.user + used.system) / 1e6));
+import * as core from "./wander.mjs";
+
+/** The best agent-steps per second of `advance(steps)` over the batches, after a warm-up. */
+function best(count, advance) {
+  advance(%(warmup)d);
+  let rate = 0;
+  for (let b = 0; b < %(batches)d; b++) {
+    const start = process.cpuUsage();
+    advance(%(steps)d);
+    const used = process.cpuUsage(start);
+    rate = Math.max(rate, (count * %(steps)d) / ((used.user + used.system) / 1e6));
+  }
+  return rate;
 }
-console.log(best);
+
+const start = readFileSync("start.txt", "utf8");
+const flock = new core.Flock(core.SCENE, start);
+const rates = { hosted: best(flock.count, (n) => flock.advance(n)) };
+if (core.Wander) {
+  // The composable call in a game's loop over its own characters, as compose.mjs drives it
+  // (cores before it had the hosted flock only).
+  const { SCENE, Wander, WanderBox, WanderParams, integrate, readStart } = core;
+  const box = new WanderBox(SCENE.box);
+  const wanders = SCENE.groups.map(
+    (g) => new Wander({ params: new WanderParams(g.params), seed: SCENE.seed, box }));
+  const characters = readStart(start).map(
+    (s, id) => ({ ...s, agent: wanders[s.group].fromStart(id, s) }));
+  const force = new Float64Array(3);
+  const heading = new Float64Array(3);
+  const tick = ({ group, agent, position, velocity }, dt) => {
+    const wander = wanders[group];
+    wander.steer(agent, position, velocity, dt);
+    for (let a = 0; a < 3; a++) force[a] = agent.force[a] + agent.containment[a];
+    const moved = integrate(position, velocity, force, wander.params, dt, heading);
+    if (moved) wander.follow(agent, heading);
+    box.reflect(agent, position, velocity);
+  };
+  rates.composed = best(characters.length, (n) => {
+    for (let s = 0; s < n; s++) for (const c of characters) tick(c, SCENE.dt);
+  });
+}
+console.log(JSON.stringify(rates));
 """
 
 CS_BENCH = """
@@ -120,13 +159,14 @@ def engine_rate(scene: Scene) -> float:
     return best
 
 
-def js_rate(folder: Path) -> float:
+def js_rates(folder: Path) -> dict[str, float]:
     script = JS_BENCH % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
         cwd=folder, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    return float(done.stdout)
+    rates: dict[str, float] = json.loads(done.stdout)
+    return rates
 
 
 def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> float:
@@ -149,39 +189,59 @@ def cpp_rate(folder: Path) -> float:
     return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
 
 
-#: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], float]]] = {
-    "js": ("node", js_rate),
-    "csharp": ("mono", csharp_rate),
-    "cpp": ("g++", cpp_rate),
+#: --lang value -> (the tool it needs, a function timing the port written in a folder: its
+#: agent-steps per second each way it runs, "hosted" and, where the core has it, "composed").
+RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
+    "js": ("node", js_rates),
+    "csharp": ("mono", lambda folder: {"hosted": csharp_rate(folder)}),
+    "cpp": ("g++", lambda folder: {"hosted": cpp_rate(folder)}),
 }
+
+
+def js_baseline_rates(core: Path) -> Callable[[Path], dict[str, float]]:
+    """Times `core`, another wander.mjs, in the port's place (its scene block the port's)."""
+
+    def rates(folder: Path) -> dict[str, float]:
+        block = language("js").scene_block(plan_port(load_scene(folder / "scene.toml")))
+        (folder / "wander.mjs").write_text(with_scene_block(core.read_text(), block))
+        return {"hosted": js_rates(folder)["hosted"]}
+
+    return rates
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--langs", nargs="+", default=list(RUNNERS), choices=list(RUNNERS))
+    parser.add_argument("--js-baseline", type=Path, metavar="OLD_WANDER_MJS")
     args = parser.parse_args(argv)
     for lang in args.langs:
         if shutil.which(RUNNERS[lang][0]) is None:
             parser.error(f"{lang} needs {RUNNERS[lang][0]}, which is not installed")
-    header = f"{'method':8} {'engine 1 thread':>16}"
-    for lang in args.langs:
-        header += f" {lang + ' agent-steps/s':>22} {'/ engine':>9} {'ms/1000-agent step':>19}"
+    runners = {lang: RUNNERS[lang][1] for lang in args.langs}
+    if args.js_baseline:
+        runners["js-baseline"] = js_baseline_rates(args.js_baseline)
     print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
-    print(header)
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for method in METHODS:
             scene = scene_of(method, args.agents)
-            engine = engine_rate(scene)
-            line = f"{method:8} {engine / 1e6:>14.2f} M"
             plan = plan_port(scene)
-            for lang in args.langs:
+            rates = {}
+            for lang, runner in runners.items():
                 folder = Path(tmp) / f"{lang}-{method}"
-                write_port(plan, language(lang), folder)
-                rate = RUNNERS[lang][1](folder)
-                line += f" {rate / 1e6:>20.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
-            print(line, flush=True)
+                write_port(plan, language(lang.removesuffix("-baseline")), folder)
+                rates.update({f"{lang} {mode}": rate for mode, rate in runner(folder).items()})
+            rows.append((method, engine_rate(scene), rates))
+    header = f"{'method':8} {'engine 1 thread':>16}"
+    for column in rows[0][2]:
+        header += f" {column + ' agent-steps/s':>30} {'/ engine':>9} {'ms/1000-agent step':>19}"
+    print(header)
+    for method, engine, rates in rows:
+        line = f"{method:8} {engine / 1e6:>14.2f} M"
+        for rate in rates.values():
+            line += f" {rate / 1e6:>28.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
+        print(line)
     return 0
 
 
