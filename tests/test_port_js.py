@@ -663,3 +663,23 @@ def test_the_p5_sketch_draws_the_box_the_groups_and_their_trails(tmp_path):
         picture = screenshot(f"{url}/adapter/p5/sketch.html?steps=600", tmp_path / "port-p5.png")
     for group in load_scene(port / "scene.toml").groups:
         assert share_of(picture, group.color, 60) > 0.0004, group.name
+
+
+def test_the_readmes_p5_lines_draw_every_group(tmp_path):
+    """README.md's few lines of a p5.js sketch, run as written beside a port: each group's
+    colour is on the screen."""
+    need(*TOOLS)
+    port = p5_port(tmp_path, scene_file(tmp_path, "compare"))
+    readme = (REPO / "README.md").read_text()
+    example = re.search(r"```js\n(.*?)```", readme[readme.index("### p5.js") :], re.S)
+    assert example
+    shutil.copy(port / "adapter" / "p5" / "p5.min.js", port / "p5.min.js")
+    (port / "mine.js").write_text(example.group(1))
+    (port / "mine.html").write_text(
+        '<!doctype html><meta charset="utf-8"><script src="p5.min.js"></script>'
+        '<body style="margin: 0"><script type="module" src="mine.js"></script>'
+    )
+    with served(port) as url:
+        picture = screenshot(f"{url}/mine.html", tmp_path / "mine.png", "800,600")
+    for group in load_scene(port / "scene.toml").groups:
+        assert share_of(picture, group.color, 40) > 0.0002, group.name

@@ -102,7 +102,7 @@ new p5((p) => {
     p.perspective(Math.PI / 4, p.width / p.height, 1, 50 * Math.max(...extent));
     // p5 draws +y down; the sketch flips the world (scale below), so the camera sits at the
     // flipped eye. An oblique view from above, as wander3d's app opens a scene.
-    const distance = 1.6 * Math.max(...extent);
+    const distance = 1.8 * Math.max(...extent);
     const azimuth = Math.PI / 6;
     const elevation = (25 * Math.PI) / 180;
     const eye = [
