@@ -179,6 +179,7 @@ def test_the_js_port_repeats_wander3d_run_hosted_and_composed(tmp_path, name):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # swarm is 10^8 agent-steps in node: a minute on an idle core
 @pytest.mark.parametrize("mode", ["hosted", "composed"])
 @pytest.mark.parametrize("name", BUNDLED)
 def test_the_js_port_repeats_full_size_bundled_scenes(tmp_path, name, mode):
