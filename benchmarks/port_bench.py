@@ -64,8 +64,14 @@ if (core.Wander) {
   const box = new WanderBox(SCENE.box);
   const wanders = SCENE.groups.map(
     (g) => new Wander({ params: new WanderParams(g.params), seed: SCENE.seed, box }));
-  const characters = readStart(start).map(
-    (s, id) => ({ ...s, agent: wanders[s.group].fromStart(id, s) }));
+  // The game's own characters, as compose.mjs keeps them (a wider object, e.g. the start's
+  // entry spread into it, makes V8's property access here three times slower).
+  const characters = readStart(start).map((s, id) => ({
+    group: s.group,
+    position: s.position,
+    velocity: s.velocity,
+    agent: wanders[s.group].fromStart(id, s),
+  }));
   const force = new Float64Array(3);
   const heading = new Float64Array(3);
   const tick = ({ group, agent, position, velocity }, dt) => {
