@@ -977,11 +977,9 @@ export class Wander {
     let yaw = angles[0];
     let pitch = angles[1];
     const step = agent.step;
+    // The step's stream key (agent key + step * STRIDE), made where a method draws from it.
     const agentHi = agent.key[0];
     const agentLo = agent.key[1];
-    streamKey(agentHi, agentLo, step);
-    const keyHi = HL[0];
-    const keyLo = HL[1];
 
     // 1. Containment, per axis: + pushes towards high, - towards low.
     let ix = 0.0;
@@ -1019,9 +1017,11 @@ export class Wander {
         const lo = box.min;
         const hi = box.max;
         const m = box.margin;
-        point[0] = lo[0] + m + uniform(keyHi, keyLo, 0) * (hi[0] - lo[0] - 2 * m);
-        point[1] = lo[1] + m + uniform(keyHi, keyLo, 1) * (hi[1] - lo[1] - 2 * m);
-        point[2] = lo[2] + m + uniform(keyHi, keyLo, 2) * (hi[2] - lo[2] - 2 * m);
+        streamKey(agentHi, agentLo, step);
+        drawUniforms(HL[0], HL[1], 3);
+        point[0] = lo[0] + m + drawn[0] * (hi[0] - lo[0] - 2 * m);
+        point[1] = lo[1] + m + drawn[1] * (hi[1] - lo[1] - 2 * m);
+        point[2] = lo[2] + m + drawn[2] * (hi[2] - lo[2] - 2 * m);
         agent.seekTimer += p.interval;
       }
       tx = point[0];
@@ -1029,7 +1029,8 @@ export class Wander {
       tz = point[2];
     } else {
       if (method === SPHERE) {
-        inUnitBall(keyHi, keyLo);
+        streamKey(agentHi, agentLo, step);
+        inUnitBall(HL[0], HL[1]);
         const qx = wx * radius + ball[0] * k.jitterStep;
         const qy = wy * radius + ball[1] * k.jitterStep * vertical;
         const qz = wz * radius + ball[2] * k.jitterStep;
@@ -1041,7 +1042,8 @@ export class Wander {
           wz = qz * inverse;
         }
       } else if (method === ANGLE) {
-        drawUniforms(keyHi, keyLo, 2);
+        streamKey(agentHi, agentLo, step);
+        drawUniforms(HL[0], HL[1], 2);
         yaw += (2.0 * drawn[0] - 1.0) * k.rateStep;
         pitch = pitch * k.pitchDecay + (2.0 * drawn[1] - 1.0) * k.pitchKick;
         if (yaw >= Math.PI || yaw < -Math.PI) yaw = floorMod(yaw + Math.PI, 2.0 * Math.PI) - Math.PI;
