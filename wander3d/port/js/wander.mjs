@@ -1577,6 +1577,10 @@ export class Flock {
    */
   constructor(scene = SCENE, start = null) {
     this.seed = scene.seed;
+    // dt is passed to steer and integrate for every agent. A field that only ever held numbers
+    // V8 reads as a bare double, to be boxed anew for each call it is not inlined into; first
+    // given null, the field holds dt as one boxed number, passed as it is.
+    this.dt = null;
     this.dt = scene.dt;
     this.box = new WanderBox(scene.box);
     this.groups = scene.groups.map((g) => ({ name: g.name, count: g.count, color: g.color, params: new WanderParams(g.params), first: 0 }));
@@ -1733,9 +1737,7 @@ export class Flock {
     this.placeTargets();
   }
 
-  /** One step of every agent. dt comes in as an argument, not from this.dt inside the loop:
-   * V8 reads a number field as a bare double and would box it anew for every call it passes it
-   * to, twice an agent. */
+  /** One step of every agent (dt: this.dt, see the constructor). */
   stepAgents(dt) {
     const heading = this.nextHeading;
     for (let i = 0; i < this.count; i++) {
