@@ -11,13 +11,17 @@
 // +y kept as close to world up as the heading allows (the core's upright frame: a fish or a
 // bird never rolls or flips), its position and heading interpolated between its last two steps.
 
-/** Writes agent i's pose (interpolated position and upright frame) into a Matrix4. */
+/** Writes agent i's pose (interpolated position and upright frame) as a model matrix. */
 class Poser {
   constructor(THREE, flock) {
     this.flock = flock;
     this.pose = new Float64Array(12);
     this.matrix = new THREE.Matrix4();
-    this.alpha = 1; // where between the last two steps to draw: 1 (the last) until update()
+    // Where to draw between the last two steps: 1 (the last) until update(). First given null,
+    // the field holds a boxed number that goes to the core as it is, once per agent, where a
+    // field that only ever held numbers would be boxed anew for each (the core's dt likewise).
+    this.alpha = null;
+    this.alpha = 1;
   }
 
   /** Step the flock by a frame of `seconds`; remember where to draw between steps. */
@@ -25,15 +29,24 @@ class Poser {
     this.alpha = this.flock.update(seconds);
   }
 
-  /** Agent i's model matrix now: its frame's x, y, z axes as columns, then its position. */
-  place(i) {
+  /** Agent i's model matrix now, column-major into out[at..at+15]: its frame's x, y, z axes,
+   * then its position (three's Matrix4.elements and instance matrices are laid out so). */
+  write(i, out, at) {
     const q = this.flock.poseAt(i, this.alpha, this.pose);
-    return this.matrix.set(
-      q[3], q[6], q[9], q[0],
-      q[4], q[7], q[10], q[1],
-      q[5], q[8], q[11], q[2],
-      0, 0, 0, 1,
-    );
+    for (let c = 0; c < 3; c++) {
+      out[at + 4 * c] = q[3 + 3 * c];
+      out[at + 4 * c + 1] = q[4 + 3 * c];
+      out[at + 4 * c + 2] = q[5 + 3 * c];
+      out[at + 4 * c + 3] = 0;
+      out[at + 12 + c] = q[c];
+    }
+    out[at + 15] = 1;
+  }
+
+  /** Agent i's model matrix now, as this.matrix. */
+  place(i) {
+    this.write(i, this.matrix.elements, 0);
+    return this.matrix;
   }
 }
 
@@ -70,7 +83,8 @@ export class WanderInstances {
   }
 
   draw() {
-    for (let i = 0; i < this.flock.count; i++) this.mesh.setMatrixAt(i, this.poser.place(i));
+    const matrices = this.mesh.instanceMatrix.array;
+    for (let i = 0; i < this.flock.count; i++) this.poser.write(i, matrices, 16 * i);
     this.mesh.instanceMatrix.needsUpdate = true;
     if (this.debugGroup) this.debugGroup.userData.follow();
   }
@@ -130,15 +144,22 @@ function debugOverlay(THREE, flock) {
   spheres.frustumCulled = false;
   dots.frustumCulled = false;
   group.add(spheres, dots);
-  const matrix = new THREE.Matrix4();
   const sphere = [0, 0, 0, 0];
   group.userData.follow = () => {
+    const a = spheres.instanceMatrix.array;
+    const b = dots.instanceMatrix.array;
     for (let i = 0; i < flock.count; i++) {
-      const [x, y, z, r] = flock.wanderSphere(i, sphere);
-      matrix.makeScale(r, r, r).setPosition(x, y, z);
-      spheres.setMatrixAt(i, matrix);
-      matrix.makeTranslation(flock.target[3 * i], flock.target[3 * i + 1], flock.target[3 * i + 2]);
-      dots.setMatrixAt(i, matrix);
+      // Scale and translation matrices, column-major, written in place (nothing allocated).
+      const r = flock.wanderSphere(i, sphere)[3];
+      a.fill(0, 16 * i, 16 * i + 16);
+      b.fill(0, 16 * i, 16 * i + 16);
+      a[16 * i] = a[16 * i + 5] = a[16 * i + 10] = r;
+      b[16 * i] = b[16 * i + 5] = b[16 * i + 10] = 1;
+      for (let k = 0; k < 3; k++) {
+        a[16 * i + 12 + k] = sphere[k];
+        b[16 * i + 12 + k] = flock.target[3 * i + k];
+      }
+      a[16 * i + 15] = b[16 * i + 15] = 1;
     }
     spheres.instanceMatrix.needsUpdate = true;
     dots.instanceMatrix.needsUpdate = true;
