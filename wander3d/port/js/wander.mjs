@@ -65,7 +65,8 @@ export const SCENE = {
 // END SCENE
 
 // ---------------------------------------------------------------- detmath (engine/detmath.py)
-// sin, cos, atan2, asin and exp from + - * / sqrt floor only, line for line the engine's.
+// sin, cos, atan2, asin and exp from + - * / sqrt floor only: the engine's operations in the
+// engine's order (sin and cos share one reduction; atan2 has atan_positive written in).
 
 const PIO2_1 = 1.57079632673412561417e0;
 const PIO2_2 = 6.0771005063039659766e-11;
@@ -696,7 +697,7 @@ function levelSide(h, out) {
   }
 }
 
-const side = new Float64Array(3); // uprightFrame's level side
+const uprightSide = new Float64Array(3); // uprightFrame's level side
 
 /**
  * The upright frame of a model facing unit heading h, into out[0..8]: its left (up x
@@ -705,13 +706,13 @@ const side = new Float64Array(3); // uprightFrame's level side
  * forward and +y up take these as their x, y and z axes and never roll or flip.
  */
 export function uprightFrame(h, out) {
-  levelSide(h, side);
+  levelSide(h, uprightSide);
   const hx = h[0];
   const hy = h[1];
   const hz = h[2];
-  const sx = side[0];
-  const sy = side[1];
-  const sz = side[2];
+  const sx = uprightSide[0];
+  const sy = uprightSide[1];
+  const sz = uprightSide[2];
   out[0] = -sx;
   out[1] = -sy;
   out[2] = -sz;
