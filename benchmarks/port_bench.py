@@ -1,32 +1,37 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
     python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
+                                    [--js-baseline OLD_WANDER_MJS]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
 is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks). A port is timed twice where it can
-be: its hosted flock, and its composable call driven by a game's own loop (every agent each
-tick, as DIR/compose.<ext> does). Also printed: the milliseconds one step of 1,000 agents
-takes in the hosted flock, a game's cost per frame at 60 steps a second. Timing happens
-inside each process, so start-up and compiling are not counted, and in the process's CPU
-time, so other work on a shared machine does not stretch it.
+0.2 s at least, as Mono counts CPU time in 10 ms ticks). A port is timed each way its core
+runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call in a game's own
+loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of 1,000 agents
+takes, a game's cost per frame at 60 steps a second. Timing happens inside each process, so
+start-up and compiling are not counted, and in the process's CPU time, so other work on a
+shared machine does not stretch it.
+
+--js-baseline times another JavaScript core beside (its hosted flock, the same scenes), e.g.
+the one before a change: `git show REV:wander3d/port/js/wander.mjs > old.mjs`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 from wander3d.engine import METHODS, Simulation
 from wander3d.port import language, plan_port, write_port
-from wander3d.scene import Scene
+from wander3d.port.language import with_scene_block
+from wander3d.scene import Scene, load_scene
 
 WARMUP_STEPS = 60
 BATCH_STEPS = 120
@@ -34,17 +39,54 @@ BATCHES = 5
 
 JS_BENCH = """
 import { readFileSync } from "node:fs";
-import { Flock, SCENE } from "./wander.mjs";
-const flock = new Flock(SCENE, readFileSync("start.txt", "utf8"));
-flock.advance(%(warmup)d);
-let best = 0;
-for (let b = 0; b < %(batches)d; b++) {
-  const start = process.cpuUsage();
-  flock.advance(%(steps)d);
-  const used = process.cpuUsage(start);
-  best = Math.max(best, (flock.count * %(steps)d) / ((used.user + used.system) / 1e6));
+import * as core from "./wander.mjs";
+
+/** The best agent-steps per second of `advance(steps)` over the batches, after a warm-up. */
+function best(count, advance) {
+  advance(%(warmup)d);
+  let rate = 0;
+  for (let b = 0; b < %(batches)d; b++) {
+    const start = process.cpuUsage();
+    advance(%(steps)d);
+    const used = process.cpuUsage(start);
+    rate = Math.max(rate, (count * %(steps)d) / ((used.user + used.system) / 1e6));
+  }
+  return rate;
 }
-console.log(best);
+
+const start = readFileSync("start.txt", "utf8");
+const flock = new core.Flock(core.SCENE, start);
+const rates = { hosted: best(flock.count, (n) => flock.advance(n)) };
+if (core.Wander) {
+  // The composable call in a game's loop over its own characters, as compose.mjs drives it
+  // (cores before it had the hosted flock only).
+  const { SCENE, Wander, WanderBox, WanderParams, integrate, readStart } = core;
+  const box = new WanderBox(SCENE.box);
+  const wanders = SCENE.groups.map(
+    (g) => new Wander({ params: new WanderParams(g.params), seed: SCENE.seed, box }));
+  // The game's own characters, as compose.mjs keeps them (a wider object, e.g. the start's
+  // entry spread into it, makes V8's property access here three times slower).
+  const characters = readStart(start).map((s, id) => ({
+    group: s.group,
+    position: s.position,
+    velocity: s.velocity,
+    agent: wanders[s.group].fromStart(id, s),
+  }));
+  const force = new Float64Array(3);
+  const heading = new Float64Array(3);
+  const tick = ({ group, agent, position, velocity }, dt) => {
+    const wander = wanders[group];
+    wander.steer(agent, position, velocity, dt);
+    for (let a = 0; a < 3; a++) force[a] = agent.force[a] + agent.containment[a];
+    const moved = integrate(position, velocity, force, wander.params, dt, heading);
+    if (moved) wander.follow(agent, heading);
+    box.reflect(agent, position, velocity);
+  };
+  rates.composed = best(characters.length, (n) => {
+    for (let s = 0; s < n; s++) for (const c of characters) tick(c, SCENE.dt);
+  });
+}
+console.log(JSON.stringify(rates));
 """
 
 CS_BENCH = """
@@ -131,33 +173,52 @@ CPP_BENCH = """
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <vector>
 #include "wander.hpp"
+
+// The best rate of batches of `step` (agent-steps per second of the process's CPU time).
+template <typename Step>
+double best(Step step, double agents) {
+    double top = 0.0;
+    for (int b = 0; b < %(batches)d; b++) {
+        std::clock_t start = std::clock();
+        step(%(steps)d);
+        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+        top = std::max(top, agents * %(steps)d.0 / used);
+    }
+    return top;
+}
 
 int main() {
     std::ifstream file("start.txt");
     std::stringstream text;
     text << file.rdbuf();
-    wander3d::Flock flock(wander3d::scene());
+    const wander3d::SceneSpec scene = wander3d::scene();
+    wander3d::Flock flock(scene);
     if (!flock.loadStart(text.str())) return 1;
     flock.advance(%(warmup)d);
-    double best = 0.0;
-    for (int b = 0; b < %(batches)d; b++) {
-        std::clock_t start = std::clock();  // the process's CPU time
-        flock.advance(%(steps)d);
-        double used = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-        best = std::max(best, flock.count * %(steps)d.0 / used);
-    }
-    std::printf("%%.17g\\n", best);
+    const double hosted = best([&](int n) { flock.advance(n); }, flock.count());
+
+    // The composable call in a game's loop (compose.cpp): every agent, each tick.
+    wander3d::Wander wander(scene.groups[0].params, scene.seed, scene.box);
+    std::vector<wander3d::StartAgent> agents;
+    if (!wander3d::readStart(text.str(), scene, agents)) return 1;
+    auto ticks = [&](int n) {
+        for (int s = 0; s < n; s++)
+            for (wander3d::StartAgent& a : agents) {
+                wander.steer(a.agent, a.position, a.velocity, scene.dt);
+                wander3d::Vec3 heading;
+                if (wander3d::integrate(a.position, a.velocity, a.agent.force + a.agent.containment,
+                                        wander.params, scene.dt, heading))
+                    wander.follow(a.agent, heading);
+                wander.box.reflect(a.agent, a.position, a.velocity);
+            }
+    };
+    ticks(%(warmup)d);
+    const double composed = best(ticks, static_cast<double>(agents.size()));
+    std::printf("%%.17g %%.17g\\n", hosted, composed);
 }
 """
-
-
-class Rates(NamedTuple):
-    """Agent-steps per second of a port's hosted flock, and of its composable call driven by
-    a game's loop (None where the port has no such timing)."""
-
-    hosted: float
-    composable: float | None = None
 
 
 def scene_of(method: str, agents: int) -> Scene:
@@ -178,76 +239,92 @@ def engine_rate(scene: Scene) -> float:
     return best
 
 
-def js_rate(folder: Path) -> Rates:
+def js_rates(folder: Path) -> dict[str, float]:
     script = JS_BENCH % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
         cwd=folder, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    return Rates(float(done.stdout))
+    rates: dict[str, float] = json.loads(done.stdout)
+    return rates
 
 
-def _compiled_rate(folder: Path, name: str, source: str, build: list[str], run: list[str]) -> Rates:
+def _compiled_rate(
+    folder: Path, name: str, source: str, build: list[str], run: list[str]
+) -> dict[str, float]:
     """Write timing program `name` beside the core, build it, run it; the rates it prints."""
     text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
     (folder / name).write_text(text)
     subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
     done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
-    return Rates(*(float(x) for x in done.stdout.split()))
+    return dict(zip(("hosted", "composed"), map(float, done.stdout.split()), strict=True))
 
 
-def csharp_rate(folder: Path) -> Rates:
+def csharp_rate(folder: Path) -> dict[str, float]:
     # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
     build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
     return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
 
 
-def cpp_rate(folder: Path) -> Rates:
+def cpp_rate(folder: Path) -> dict[str, float]:
     # As conformance.sh builds it: no floating-point flag, the header keeps itself exact.
     build = ["g++", "-std=c++17", "-O2", "-o", "bench", "bench.cpp"]
     return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
 
 
-#: --lang value -> (the tool it needs, a function timing the port written in a folder).
-RUNNERS: dict[str, tuple[str, Callable[[Path], Rates]]] = {
-    "js": ("node", js_rate),
+#: --lang value -> (the tool it needs, a function timing the port written in a folder: its
+#: agent-steps per second each way it runs, "hosted" and, where the core has it, "composed").
+RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
+    "js": ("node", js_rates),
     "csharp": ("mono", csharp_rate),
     "cpp": ("g++", cpp_rate),
 }
+
+
+def js_baseline_rates(core: Path) -> Callable[[Path], dict[str, float]]:
+    """Times `core`, another wander.mjs, in the port's place (its scene block the port's)."""
+
+    def rates(folder: Path) -> dict[str, float]:
+        block = language("js").scene_block(plan_port(load_scene(folder / "scene.toml")))
+        (folder / "wander.mjs").write_text(with_scene_block(core.read_text(), block))
+        return {"hosted": js_rates(folder)["hosted"]}
+
+    return rates
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--langs", nargs="+", default=list(RUNNERS), choices=list(RUNNERS))
+    parser.add_argument("--js-baseline", type=Path, metavar="OLD_WANDER_MJS")
     args = parser.parse_args(argv)
     for lang in args.langs:
         if shutil.which(RUNNERS[lang][0]) is None:
             parser.error(f"{lang} needs {RUNNERS[lang][0]}, which is not installed")
-    header = f"{'method':8} {'engine 1 thread':>16}"
-    for lang in args.langs:
-        header += f" {lang + ' agent-steps/s':>22} {'/ engine':>9} {'ms/1000-agent step':>19}"
-        header += f" {lang + ' composable':>19} {'/ engine':>9}"
+    runners = {lang: RUNNERS[lang][1] for lang in args.langs}
+    if args.js_baseline:
+        runners["js-baseline"] = js_baseline_rates(args.js_baseline)
     print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
-    print(header)
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for method in METHODS:
             scene = scene_of(method, args.agents)
-            engine = engine_rate(scene)
-            line = f"{method:8} {engine / 1e6:>14.2f} M"
             plan = plan_port(scene)
-            for lang in args.langs:
+            rates = {}
+            for lang, runner in runners.items():
                 folder = Path(tmp) / f"{lang}-{method}"
-                write_port(plan, language(lang), folder)
-                rates = RUNNERS[lang][1](folder)
-                rate = rates.hosted
-                line += f" {rate / 1e6:>20.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
-                if rates.composable is None:
-                    line += f" {'-':>19} {'-':>9}"
-                else:
-                    composed = rates.composable
-                    line += f" {composed / 1e6:>17.2f} M {composed / engine:>9.2f}"
-            print(line, flush=True)
+                write_port(plan, language(lang.removesuffix("-baseline")), folder)
+                rates.update({f"{lang} {mode}": rate for mode, rate in runner(folder).items()})
+            rows.append((method, engine_rate(scene), rates))
+    header = f"{'method':8} {'engine 1 thread':>16}"
+    for column in rows[0][2]:
+        header += f" {column + ' agent-steps/s':>30} {'/ engine':>9} {'ms/1000-agent step':>19}"
+    print(header)
+    for method, engine, rates in rows:
+        line = f"{method:8} {engine / 1e6:>14.2f} M"
+        for rate in rates.values():
+            line += f" {rate / 1e6:>28.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
+        print(line)
     return 0
 
 

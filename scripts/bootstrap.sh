@@ -8,8 +8,9 @@
 # "Set up" means: the system libraries Qt 6 and Mesa need (apt, only when something is missing),
 # then .venv/ in the repository root with `pip install -e ".[app,test]"`, which is everything:
 # the core, drawing, the desktop app and every test tool (re-run only when pyproject.toml
-# changed). The script is idempotent and takes well under a second when all is in place. It needs
-# nothing but python3 (>= 3.11) to start with.
+# changed), and the JavaScript packages of package.json (npm ci, when its lock changed). The
+# script is idempotent and takes well under a second when all is in place. It needs nothing but
+# python3 (>= 3.11) to start with.
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3      interpreter used to create .venv (default: python3)
@@ -97,6 +98,9 @@ ensure_system_packages() {
     for p in "${SYSTEM_PACKAGES[@]}"; do
         is_installed "$p" || missing+=("$p")
     done
+    # npm installs the JavaScript packages below (p5.js). Debian ships it apart from nodejs;
+    # NodeSource's nodejs, which conflicts with Debian's npm, brings its own: ask only if none.
+    command -v npm >/dev/null || missing+=(npm)
     if ((${#missing[@]} == 0)); then
         return 0
     fi
@@ -161,10 +165,37 @@ ensure_installed() {
     printf '%s\n' "$want" >"$STAMP"
 }
 
+# --- JavaScript packages ---------------------------------------------------------------------
+# package.json pins what the tests take from npm: p5.js, whose lib/p5.min.js the JS port's p5
+# sketch tests copy beside the sketch. `npm ci` installs exactly package-lock.json into
+# node_modules/ (git-ignored), again only when the lock changed. Failing (no registry) is a
+# warning, not an error: the app and the other tests do not need it, and the p5 tests say what
+# is missing (and fail in CI).
+NODE_STAMP="$REPO/node_modules/.wander3d-install-stamp"
+
+ensure_node_packages() {
+    if ! command -v npm >/dev/null; then
+        say "npm not found: the JavaScript packages (p5.js) are not installed"
+        return 0
+    fi
+    local want
+    want="$(sha256sum "$REPO/package-lock.json" | cut -d' ' -f1)"
+    if [[ -f "$NODE_STAMP" && "$(cat "$NODE_STAMP")" == "$want" ]]; then
+        return 0
+    fi
+    say "installing the JavaScript packages (npm ci: p5.js for the JS port's sketch tests)"
+    if (cd "$REPO" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >&2); then
+        printf '%s\n' "$want" >"$NODE_STAMP"
+    else
+        say "warning: npm ci failed; the p5.js sketch tests will say what is missing"
+    fi
+}
+
 setup() {
     ensure_system_packages
     ensure_venv
     ensure_installed
+    ensure_node_packages
 }
 
 # --- commands --------------------------------------------------------------------------------

@@ -152,6 +152,25 @@ def conformance_sh(
     )
 
 
+def composed(lang: str, port: Path, seconds: object, rate: object, cwd: Path) -> bytes:
+    """As conformance(), through the composable call: the Language's command line with
+    `conformance.sh --compose` (docs/ports.md, "DIR/conformance.sh")."""
+    command = language(lang).conformance
+    assert "conformance.sh " in command, f"{lang}: its conformance command runs no conformance.sh"
+    command = command.replace("conformance.sh ", "conformance.sh --compose ")
+    command = command.replace("DIR", str(port)).replace("SECONDS", str(seconds))
+    done = subprocess.run(
+        command.replace("SAMPLE_RATE", str(rate)),
+        shell=True,
+        cwd=cwd,
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return (cwd / "out.csv").read_bytes()
+
+
 def assert_same_csv(ours: bytes, engine: bytes) -> None:
     """Byte-identical CSVs; else the first differing line of each (the agent, the sample)."""
     if ours == engine:
@@ -376,3 +395,24 @@ def engine_with_edits(
             sim.update_group(group, dataclasses.replace(sim.groups[group], **{key: value}))
     sim.step(steps - sim.step_count)
     return sim.positions.copy(), sim.velocities.copy()
+
+
+# ------------------------------------------------------------------ the composable call
+def check_agents_come_and_go(probe: Callable[..., str]) -> None:
+    """`probe agents`: game characters driven through the composable call (docs/ports.md, "The
+    composable call"), one line each: `others-unchanged yes` if dropping an agent and adding a
+    newcomer mid-run leaves every other agent's run as it was, `repeats yes` if an id added
+    again at its first start repeats its first run, `same-as-flock yes` if that loop over the
+    ports' spawned agents gives the hosted flock's run bit for bit."""
+    found = dict(line.split() for line in probe("agents").splitlines())
+    assert found == {"others-unchanged": "yes", "repeats": "yes", "same-as-flock": "yes"}, found
+
+
+def check_composable_edits(probe: Callable[..., str]) -> None:
+    """`probe params`: after maxSpeed 40 -> 5 between ticks, `fastest S` (the fastest speed one
+    tick on); after jitter, rate, vertical, mass, maxForce and frequency edits and a steer at
+    another dt, `rederived yes` if every agent's forces equal a freshly made behaviour's with
+    those values (what is derived from them was recomputed)."""
+    found = dict(line.split() for line in probe("params").splitlines())
+    assert float(found["fastest"]) <= 5.0 + 1e-9, found
+    assert found["rederived"] == "yes", found

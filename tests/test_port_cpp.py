@@ -41,9 +41,7 @@ from port_support import (
     write_port_of,
 )
 
-from wander3d.engine.methods import METHOD_TABLE
 from wander3d.port import language, plan_port
-from wander3d.port.cpp import method_table
 from wander3d.scene import load_scene
 from wander3d.scene.bundled import bundled_scenes
 
@@ -305,11 +303,6 @@ def test_the_core_compiles_under_unreals_macros(tmp_path, cxx):
                    "-fsyntax-only", str(port / driver)]  # fmt: skip
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
-
-
-def test_the_method_table_is_the_engines():
-    """wander.hpp's methods (enum class Method and METHOD_NAMES) are the engine's, id for id."""
-    assert method_table() == tuple((m.id, m.name) for m in METHOD_TABLE)
 
 
 # ------------------------------------------------------------------ conformance.sh itself

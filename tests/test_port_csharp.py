@@ -45,9 +45,8 @@ from port_support import (
 )
 
 from wander3d.engine import WanderParams
-from wander3d.engine.methods import METHOD_TABLE
 from wander3d.port import language
-from wander3d.port.csharp import SPELLING, methods
+from wander3d.port.csharp import SPELLING
 from wander3d.scene import schema
 from wander3d.scene.tunables import PARAMS
 
@@ -280,10 +279,6 @@ def test_run_time_edits_repeat_the_engines(tmp_path):
     assert composed == engine
     unedited = engine_with_edits(scene, [], steps)[0]
     assert not np.array_equal(unedited, positions)  # the edits changed the run
-
-
-def test_the_methods_are_the_engines():
-    assert methods() == {m.id: m.name for m in METHOD_TABLE}
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():

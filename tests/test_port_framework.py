@@ -11,9 +11,10 @@ import pytest
 from scene_support import MINIMAL, write
 
 from wander3d.engine import Simulation
+from wander3d.engine.methods import METHOD_TABLE
 from wander3d.files import OutputError
 from wander3d.port import LANGUAGES, Language, PortError, language, plan_port, write_port
-from wander3d.port.language import with_scene_block
+from wander3d.port.language import declared_ids, with_scene_block
 from wander3d.port.licence import LICENCE_LINES, LICENSE_ID, commented
 from wander3d.port.plan import START_HEADER
 from wander3d.scene import load_scene
@@ -155,7 +156,7 @@ def test_the_command_says_where_the_port_went_and_how_to_check_it(tmp_path, caps
     assert main(["port", "compare", "--lang", "js", "--group", "seek", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert said.startswith(f"{out}: JavaScript port of 'Five methods compared' (1 group, 60 ")
-    assert f"node {out}/conformance.mjs" in said
+    assert f"bash {out}/conformance.sh SECONDS SAMPLE_RATE" in said
     assert load_scene(out / "scene.toml").groups[0].name == "seek"
 
 
@@ -179,3 +180,18 @@ def test_every_file_a_port_writes_carries_the_licence_lines_on_top(tmp_path, nam
         for line, wanted in zip(head, LICENCE_LINES, strict=False):
             assert wanted in line, f"{path.name}: {head}"
     assert {p.name for p in written} >= {"README.md", "scene.toml", "start.txt"}
+
+
+@pytest.mark.parametrize("name", list(LANGUAGES))
+def test_every_core_declares_the_engines_methods_by_their_ids(name):
+    """A core's method ids pick its branches: one off and a scene's method runs as another."""
+    port = language(name)
+    assert port.method_ids is not None, f"{name}: its Language sets no method_ids"
+    declared = port.method_ids(port.source(port.core))
+    assert declared == {m.name: m.id for m in METHOD_TABLE}
+
+
+def test_declared_ids_reads_one_block_and_skips_comments():
+    core = "x = 9\nenum M {\n  Sphere = 0, // was = 7\n  Angle = 1, # noise = 5\n}\ny = 3\n"
+    assert declared_ids("enum M")(core) == {"sphere": 0, "angle": 1}
+    assert declared_ids("IDS")("const IDS = { seek: 3, random: 4 };") == {"seek": 3, "random": 4}

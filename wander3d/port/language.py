@@ -9,6 +9,7 @@ replaces with the scene's groups; every other source is copied as it is.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -38,6 +39,9 @@ class Language:
     scene_block:  the scene block's lines for a plan (without the marker lines).
     readme:       DIR/README.md for a plan.
     conformance:  the command line that checks a port against the engine (README, messages).
+    method_ids:   the wander methods the core declares, read from the core's text: name (as
+                  scene files spell it) -> id, which must be wander3d.engine.methods.METHOD_TABLE's
+                  (tests/test_port_framework.py); `declared_ids(...)` reads the usual block.
     """
 
     name: str
@@ -48,6 +52,7 @@ class Language:
     scene_block: Callable[[PortPlan], str]
     readme: Callable[[PortPlan], str]
     conformance: str
+    method_ids: Callable[[str], dict[str, int]] | None = None
 
     def source(self, path: str) -> str:
         """The checked-in text of one of the language's files."""
@@ -64,6 +69,19 @@ class Language:
         }
         out.update({path: licensed(path, text) for path, text in generated.items()})
         return out
+
+
+def declared_ids(opening: str) -> Callable[[str], dict[str, int]]:
+    """A `Language.method_ids` for a core that declares its methods in one block: the
+    `Name = id` or `name: id` pairs from the text `opening` to the first `}` after it (comments
+    after `//` or `#` ignored), names lower-cased."""
+
+    def ids(core: str) -> dict[str, int]:
+        start = core.index(opening)
+        block = re.sub(r"(//|#).*", "", core[start : core.index("}", start)])
+        return {name.lower(): int(i) for name, i in re.findall(r"(\w+)\s*[=:]\s*(\d+)", block)}
+
+    return ids
 
 
 def language(name: str) -> Language:

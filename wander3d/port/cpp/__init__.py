@@ -9,7 +9,6 @@ without them); the adapter needs Unreal Engine and is not compiled here.
 from __future__ import annotations
 
 import re
-from importlib import resources
 
 from wander3d.port.language import Language
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
@@ -74,10 +73,10 @@ def scene_block(plan: PortPlan) -> str:
     return "\n".join(lines)
 
 
-def method_table() -> tuple[tuple[int, str], ...]:
-    """(id, name) of each wander method wander.hpp knows, in id order: its `enum class Method`
-    (`Sphere = 0`, ...) and its METHOD_NAMES, which must agree with each other."""
-    core = resources.files(__name__).joinpath("wander.hpp").read_text(encoding="utf-8")
+def method_ids(core: str) -> dict[str, int]:
+    """`Language.method_ids` for wander.hpp: name -> id of each wander method in `core`'s
+    `enum class Method` (`Sphere = 0`, ...), which must agree with its METHOD_NAMES (the names
+    the header reads a scene's method by)."""
     enum = re.search(r"enum class Method \{(.*?)\};", core, re.DOTALL)
     names = re.search(r"METHOD_NAMES\[\] = \{(.*?)\};", core, re.DOTALL)
     if enum is None or names is None:
@@ -88,7 +87,7 @@ def method_table() -> tuple[tuple[int, str], ...]:
         range(len(spelled))
     ):
         raise ValueError(f"wander.hpp's Method {members} and METHOD_NAMES {spelled} disagree")
-    return tuple((i, name) for (i, _), name in zip(members, spelled, strict=True))
+    return {name: i for i, name in enumerate(spelled)}
 
 
 def readme(plan: PortPlan) -> str:
@@ -278,4 +277,5 @@ LANGUAGE = Language(
     scene_block=scene_block,
     readme=readme,
     conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
+    method_ids=method_ids,
 )

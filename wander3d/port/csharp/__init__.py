@@ -8,9 +8,7 @@ C# and plain .NET all build it.
 
 from __future__ import annotations
 
-import re
-
-from wander3d.port.language import Language
+from wander3d.port.language import Language, declared_ids
 from wander3d.port.plan import PortPlan, double_literal, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
@@ -358,15 +356,5 @@ LANGUAGE = Language(
     scene_block=scene_block,
     readme=readme,
     conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
+    method_ids=declared_ids("enum WanderMethod"),
 )
-
-
-def methods() -> dict[int, str]:
-    """The checked-in core's wander methods, id -> name (its `WanderMethod` enum, lower-cased):
-    what the ports' method lists are checked against (wander3d.engine.methods.METHOD_TABLE)."""
-    source = LANGUAGE.source(LANGUAGE.core)
-    body = re.search(r"public enum WanderMethod\s*\{(.*?)\}", source, re.S)
-    if body is None:
-        raise ValueError(f"{LANGUAGE.core} has no WanderMethod enum")
-    found = re.findall(r"^\s*(\w+) = (\d+),", body.group(1), re.M)
-    return {int(value): name.lower() for name, value in found}

@@ -7,23 +7,21 @@
 //   scene.add(agents.mesh);
 //   // each frame: agents.update(clock.getDelta());
 //
-// Geometry is drawn facing +z: each agent's +z axis is turned onto its heading, its +y kept
-// as close to world up as the heading allows.
+// Geometry is drawn facing +z with +y up. Each agent's +z is turned onto its heading and its
+// +y kept as close to world up as the heading allows (the core's upright frame: a fish or a
+// bird never rolls or flips), its position and heading interpolated between its last two steps.
 
-const FORWARD = [0, 0, 1];
-
-/** Writes agent i's pose (interpolated position, heading) into matrix-like helpers. */
+/** Writes agent i's pose (interpolated position and upright frame) as a model matrix. */
 class Poser {
   constructor(THREE, flock) {
     this.flock = flock;
-    this.position = new THREE.Vector3();
-    this.heading = new THREE.Vector3();
-    this.forward = new THREE.Vector3(...FORWARD);
-    this.quaternion = new THREE.Quaternion();
-    this.scale = new THREE.Vector3(1, 1, 1);
+    this.pose = new Float64Array(12);
     this.matrix = new THREE.Matrix4();
-    this.out = [0, 0, 0];
-    this.alpha = 1; // where between the last two steps to draw: 1 (the last) until update()
+    // Where to draw between the last two steps: 1 (the last) until update(). First given null,
+    // the field holds a boxed number that goes to the core as it is, once per agent, where a
+    // field that only ever held numbers would be boxed anew for each (the core's dt likewise).
+    this.alpha = null;
+    this.alpha = 1;
   }
 
   /** Step the flock by a frame of `seconds`; remember where to draw between steps. */
@@ -31,24 +29,49 @@ class Poser {
     this.alpha = this.flock.update(seconds);
   }
 
-  /** Agent i's pose now: sets this.position and this.quaternion. */
-  pose(i) {
-    const f = this.flock;
-    f.positionAt(i, this.alpha, this.out);
-    this.position.set(this.out[0], this.out[1], this.out[2]);
-    this.heading.set(f.heading[3 * i], f.heading[3 * i + 1], f.heading[3 * i + 2]);
-    this.quaternion.setFromUnitVectors(this.forward, this.heading);
+  /** Agent i's model matrix now, column-major into out[at..at+15]: its frame's x, y, z axes,
+   * then its position (three's Matrix4.elements and instance matrices are laid out so). */
+  write(i, out, at) {
+    const q = this.flock.poseAt(i, this.alpha, this.pose);
+    for (let c = 0; c < 3; c++) {
+      out[at + 4 * c] = q[3 + 3 * c];
+      out[at + 4 * c + 1] = q[4 + 3 * c];
+      out[at + 4 * c + 2] = q[5 + 3 * c];
+      out[at + 4 * c + 3] = 0;
+      out[at + 12 + c] = q[c];
+    }
+    out[at + 15] = 1;
+  }
+
+  /** Agent i's model matrix now, as this.matrix. */
+  place(i) {
+    this.write(i, this.matrix.elements, 0);
+    return this.matrix;
   }
 }
 
-/** Every agent of a flock as one InstancedMesh (the fast way for hundreds or thousands). */
+/** Every group's colour, or null when a group has none. */
+function groupColors(flock) {
+  return flock.groups.every((g) => g.color) ? flock.groups.map((g) => g.color) : null;
+}
+
+/**
+ * Every agent of a flock as one InstancedMesh (the fast way for hundreds or thousands).
+ * `colors`: one per group (anything THREE.Color.set takes), the instances' colours; by default
+ * the groups' own (SCENE's `color`); null for none (the material's colour alone).
+ */
 export class WanderInstances {
-  constructor(THREE, flock, geometry, material) {
+  constructor(THREE, flock, geometry, material, colors = groupColors(flock)) {
     this.flock = flock;
     this.poser = new Poser(THREE, flock);
     this.mesh = new THREE.InstancedMesh(geometry, material, flock.count);
     this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
     this.mesh.frustumCulled = false; // agents roam the whole box
+    if (colors) {
+      const color = new THREE.Color();
+      for (let i = 0; i < flock.count; i++) this.mesh.setColorAt(i, color.set(colors[flock.groupOf[i]]));
+      this.mesh.instanceColor.needsUpdate = true;
+    }
     this.debugGroup = null;
     this.draw();
   }
@@ -60,12 +83,8 @@ export class WanderInstances {
   }
 
   draw() {
-    const p = this.poser;
-    for (let i = 0; i < this.flock.count; i++) {
-      p.pose(i);
-      p.matrix.compose(p.position, p.quaternion, p.scale);
-      this.mesh.setMatrixAt(i, p.matrix);
-    }
+    const matrices = this.mesh.instanceMatrix.array;
+    for (let i = 0; i < this.flock.count; i++) this.poser.write(i, matrices, 16 * i);
     this.mesh.instanceMatrix.needsUpdate = true;
     if (this.debugGroup) this.debugGroup.userData.follow();
   }
@@ -94,11 +113,10 @@ export class WanderObjects {
   }
 
   draw() {
-    const p = this.poser;
     this.objects.forEach((object, i) => {
-      p.pose(i);
-      object.position.copy(p.position);
-      object.quaternion.copy(p.quaternion);
+      const matrix = this.poser.place(i);
+      object.position.setFromMatrixPosition(matrix);
+      object.quaternion.setFromRotationMatrix(matrix);
     });
     if (this.debugGroup) this.debugGroup.userData.follow();
   }
@@ -126,14 +144,22 @@ function debugOverlay(THREE, flock) {
   spheres.frustumCulled = false;
   dots.frustumCulled = false;
   group.add(spheres, dots);
-  const matrix = new THREE.Matrix4();
+  const sphere = [0, 0, 0, 0];
   group.userData.follow = () => {
+    const a = spheres.instanceMatrix.array;
+    const b = dots.instanceMatrix.array;
     for (let i = 0; i < flock.count; i++) {
-      const [x, y, z, r] = flock.wanderSphere(i);
-      matrix.makeScale(r, r, r).setPosition(x, y, z);
-      spheres.setMatrixAt(i, matrix);
-      matrix.makeTranslation(flock.target[3 * i], flock.target[3 * i + 1], flock.target[3 * i + 2]);
-      dots.setMatrixAt(i, matrix);
+      // Scale and translation matrices, column-major, written in place (nothing allocated).
+      const r = flock.wanderSphere(i, sphere)[3];
+      a.fill(0, 16 * i, 16 * i + 16);
+      b.fill(0, 16 * i, 16 * i + 16);
+      a[16 * i] = a[16 * i + 5] = a[16 * i + 10] = r;
+      b[16 * i] = b[16 * i + 5] = b[16 * i + 10] = 1;
+      for (let k = 0; k < 3; k++) {
+        a[16 * i + 12 + k] = sphere[k];
+        b[16 * i + 12 + k] = flock.target[3 * i + k];
+      }
+      a[16 * i + 15] = b[16 * i + 15] = 1;
     }
     spheres.instanceMatrix.needsUpdate = true;
     dots.instanceMatrix.needsUpdate = true;
