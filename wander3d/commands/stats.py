@@ -22,22 +22,16 @@ from wander3d.analysis.sampling import (
     sample_simulation,
 )
 from wander3d.analysis.stats import GroupLabel, compute_stats, working_bytes
-from wander3d.analysis.tracks import (
-    GAP_INTERVALS,
-    Tracks,
-    TracksError,
-    parse_columns,
-    read_tracks,
-)
 from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
-from wander3d.export import ExportError, Provenance
+from wander3d.export import Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import PROG, CliError, load_scene_arg, output_option
+from .common import CliError, load_scene_arg, output_option
 from .progress import Progress
+from .track_options import add_track_options, given_track_options, read_tracks_option
 
 NAME = "stats"
 HELP = "measure the wander: path statistics per group"
@@ -80,33 +74,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tracks", metavar="FILE", help="measure the tracks in this .csv or .parquet instead"
     )
-    timing = parser.add_mutually_exclusive_group()
-    timing.add_argument(
-        "--dt",
-        type=positive_float,
-        metavar="S",
-        help="with --tracks: seconds per frame, for tracks timed by a 'frame' column",
-    )
-    timing.add_argument(
-        "--fps",
-        type=positive_float,
-        metavar="HZ",
-        help="with --tracks: frames per second, for tracks timed by a 'frame' column (trackpy)",
-    )
-    parser.add_argument(
-        "--columns",
-        metavar="ROLE=NAME,...",
-        help="with --tracks: which column is which, e.g. particle=TrackId,t=Time,x=X,y=Y "
-        "(roles: particle, t, frame, x, y, z, vx, vy, vz, group; others found by their usual "
-        "spellings)",
-    )
-    parser.add_argument(
-        "--max-gap",
-        type=positive_float,
-        metavar="S",
-        help=f"with --tracks: split a track where fixes are more than S seconds apart "
-        f"(default: {GAP_INTERVALS:g} sample or fix intervals, whichever is longer)",
-    )
     parser.add_argument(
         "--seconds",
         type=positive_float,
@@ -127,6 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot", metavar="FILE", help="also write the plots to this .png, .svg or .pdf file"
     )
+    add_track_options(parser, "with --tracks")
 
 
 def _check_plotting(path: Path) -> None:
@@ -157,9 +125,8 @@ def main(args: argparse.Namespace) -> int:
         return _measure_tracks(args)
     if args.scene is None:
         raise CliError("give a SCENE to measure, or --tracks FILE")
-    for option in ("dt", "fps", "columns", "max_gap"):
-        if getattr(args, option) is not None:
-            raise CliError(f"--{option.replace('_', '-')} applies to --tracks only")
+    for option in given_track_options(args):
+        raise CliError(f"{option} applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
     check_fits(scene)
@@ -232,13 +199,6 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         tracks = read_tracks_option(path, "--tracks", args)
-        if tracks.fix_interval > 1.5 * tracks.plan.interval:
-            print(
-                f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
-                f"sampled every {tracks.plan.interval:.3g} s: the samples between fixes lie "
-                "on straight lines; a lower --sample-rate measures the tracks themselves",
-                file=sys.stderr,
-            )
         record = tracks.record
         report = _report(
             tracks.samples,
@@ -255,50 +215,6 @@ def _measure_tracks(args: argparse.Namespace) -> int:
             colors = _track_colors(record, path, [g.name for g in tracks.groups])
             _plot(plot_file, report, colors)
     return _print(report, args.json, plot_path)
-
-
-def read_tracks_option(path: Path, option: str, args: argparse.Namespace) -> Tracks:
-    """The tracks in `path`, given as `option` (--tracks, --like), read with the track options
-    in `args` (--columns, --fps or --dt, --sample-rate, --max-gap); what reading them did is
-    said on stderr (`tracks_notes`). CliError naming the option for a file it cannot read."""
-    try:
-        columns = parse_columns(args.columns) if args.columns is not None else None
-    except TracksError as e:
-        raise CliError(f"--columns {e}") from None
-    dt = 1.0 / args.fps if args.fps is not None else args.dt
-    try:
-        tracks = read_tracks(path, args.sample_rate, dt, columns=columns, max_gap=args.max_gap)
-    except TracksError as e:
-        hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
-        raise CliError(f"{option} {e}{hint.get(e.missing or '', '')}") from None
-    except ExportError as e:
-        raise CliError(f"{option} {e}") from None
-    for line in tracks_notes(tracks):
-        print(f"{PROG}: {line}", file=sys.stderr)
-    return tracks
-
-
-def tracks_notes(tracks: Tracks) -> list[str]:
-    """What reading the tracks did, one line each: columns found by other names, a
-    projection, and always the fixes, gaps and samples measured."""
-    notes = []
-    if tracks.columns:
-        notes.append("columns: " + ", ".join(f"{role}={name}" for role, name in tracks.columns))
-    if tracks.projection is not None:
-        notes.append(tracks.projection)
-    c = tracks.counts
-    parts = [f"{c.fixes:,} fixes read"]
-    if c.missing:
-        parts.append(f"{c.missing:,} missing (empty or NaN) left out")
-    parts.append(f"{c.gaps:,} gap{'s' if c.gaps != 1 else ''} over {c.max_gap:.3g} s split")
-    if c.short:
-        parts.append(f"{c.short:,} piece{'s' if c.short != 1 else ''} too short left out")
-    parts.append(
-        f"measured {c.fixes_used:,} fixes in {c.tracks:,} track{'s' if c.tracks != 1 else ''} "
-        f"as {c.samples:,} samples"
-    )
-    notes.append("; ".join(parts))
-    return notes
 
 
 def _track_colors(record: Provenance | None, path: Path, names: Sequence[str]) -> list[str]:

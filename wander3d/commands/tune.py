@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
-from wander3d.analysis.tracks import GAP_INTERVALS
 from wander3d.arguments import finite_float, positive_float, positive_int
 
 from .common import EXIT_INTERRUPTED, PROG, CliError, load_scene_arg, output_option
-from .stats import read_tracks_option
 from .sweep import add_timeout_option
+from .track_options import add_track_options, given_track_options, read_tracks_option
 
 if TYPE_CHECKING:
     from wander3d.scene import Scene
@@ -120,23 +119,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--like", metavar="TRACKS", help="take the targets from these tracks (.csv, .parquet)"
     )
     parser.add_argument(
-        "--columns", metavar="ROLE=NAME,...", help="with --like: as `stats --columns`"
-    )
-    timing = parser.add_mutually_exclusive_group()
-    timing.add_argument(
-        "--dt", type=positive_float, metavar="S", help="with --like: seconds per frame"
-    )
-    timing.add_argument(
-        "--fps", type=positive_float, metavar="HZ", help="with --like: frames per second"
-    )
-    parser.add_argument(
-        "--max-gap",
-        type=positive_float,
-        metavar="S",
-        help=f"with --like: split tracks at gaps longer than S seconds (default: "
-        f"{GAP_INTERVALS:g} sample or fix intervals)",
-    )
-    parser.add_argument(
         "--sample-rate",
         type=positive_float,
         default=DEFAULT_SAMPLE_RATE,
@@ -195,6 +177,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--workers", type=positive_int, metavar="N", help="local worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster")
     add_timeout_option(parser)
+    add_track_options(parser, "with --like, as for stats --tracks")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -205,9 +188,8 @@ def main(args: argparse.Namespace) -> int:
     if args.like is None:
         if not args.target:
             raise CliError("give a --target METRIC=VALUE, or --like TRACKS")
-        for option in ("columns", "dt", "fps", "max_gap", "plot"):
-            if getattr(args, option) is not None:
-                raise CliError(f"--{option.replace('_', '-')} applies to --like only")
+        for option in [*given_track_options(args), *(["--plot"] if args.plot else [])]:
+            raise CliError(f"{option} applies to --like only")
     tolerance = args.tolerance
     scene = load_scene_arg(args.scene)
     try:

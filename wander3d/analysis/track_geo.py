@@ -1,0 +1,104 @@
+"""Longitude and latitude as metres: each track measured in a frame of its own.
+
+A file's tracks may lie anywhere on Earth; one projection for all of them stretches those far
+from its centre (5,300 km away, 30 m steps measured 30.4 m). So each track (each piece
+between gaps) gets its own azimuthal equidistant frame, centred on the middle of its extent:
+a fix is placed at its geodesic distance from that centre, in its direction (pyproj's Geod,
+Karney's geodesics on WGS84: exact to nanometres). Distances from the centre are then true,
+and any other distance is stretched by at most c / sin c - 1, about c^2 / 6, for a track that
+reaches c radians from its centre: 0.1% at 490 km (`frame_error`).
+
+Axes, right-handed with +y up as wander3d's: x east, y altitude (metres; 0 without one),
+z south (-north), so that seen from above east is right and north is up, as on a map.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Array = np.ndarray
+
+#: The WGS84 ellipsoid's mean radius (m), for the frames' error bound.
+EARTH_RADIUS = 6_371_008.8
+#: Steps between fixes faster than this (m/s, about the speed of sound) are implausible for
+#: anything that walks, swims or flies under its own power, and most likely bad fixes.
+IMPLAUSIBLE_SPEED = 343.0
+
+
+def check_degrees(lon: Array, lat: Array) -> tuple[int, str] | None:
+    """(fix, problem) of the first longitude or latitude that is not on Earth, or None.
+
+    Latitude must be within -90..90; longitude within -180..180, or 0..360 in a file whose
+    longitudes are never negative."""
+    bad_lat = np.abs(lat) > 90
+    if bad_lat.any():
+        k = int(np.argmax(bad_lat))
+        return k, f"latitude {lat[k]:g} is outside -90..90 (degrees)"
+    east_only = bool(np.nanmin(lon, initial=0.0) >= 0)
+    bad_lon = (lon < -180) | (lon > (360 if east_only else 180))
+    if bad_lon.any():
+        k = int(np.argmax(bad_lon))
+        span = "0..360" if east_only else "-180..180"
+        return k, f"longitude {lon[k]:g} is outside {span} (degrees)"
+    return None
+
+
+def local_frames(lon: Array, lat: Array, starts: Array, ends: Array) -> tuple[Array, Array, Array]:
+    """Metres east and north of each piece's centre, and each piece's reach (m).
+
+    lon, lat: (n,) degrees of fixes whose pieces are the contiguous blocks starts[i]:ends[i].
+    The centre is the middle of the piece's latitude span and of its longitude span (taken
+    the short way round, across the antimeridian if that is shorter)."""
+    from pyproj import Geod
+
+    counts = ends - starts
+    piece = np.repeat(np.arange(len(starts)), counts)
+    lat0 = (np.maximum.reduceat(lat, starts) + np.minimum.reduceat(lat, starts)) / 2
+    wrapped = np.mod(lon, 360.0)  # 0..360: spans that cross 180 deg are short here
+    low, high = np.minimum.reduceat(lon, starts), np.maximum.reduceat(lon, starts)
+    low360, high360 = np.minimum.reduceat(wrapped, starts), np.maximum.reduceat(wrapped, starts)
+    across = (high360 - low360) < (high - low)
+    lon0 = np.where(across, (low360 + high360) / 2, (low + high) / 2)
+    lon0 = (lon0 + 180.0) % 360.0 - 180.0
+    azimuth, _back, distance = Geod(ellps="WGS84").inv(lon0[piece], lat0[piece], lon, lat)
+    a = np.radians(np.asarray(azimuth))
+    d = np.asarray(distance)
+    reach = np.maximum.reduceat(d, starts) if len(d) else np.zeros(0)
+    return d * np.sin(a), d * np.cos(a), reach
+
+
+def frame_error(reach: float) -> float:
+    """The largest relative stretch of a distance in a frame reaching `reach` m from its
+    centre: c / sin c - 1, c = reach / R."""
+    c = reach / EARTH_RADIUS
+    return c / math.sin(c) - 1.0 if c > 1e-9 else c * c / 6.0
+
+
+def to_lon_lat(x: Array, y: Array, crs: str) -> tuple[Array, Array]:
+    """Coordinates in the coordinate reference system `crs` (e.g. "EPSG:32633", any string
+    pyproj reads) as longitude, latitude (deg, WGS84); ValueError naming a CRS pyproj does
+    not know."""
+    from pyproj import CRS, Transformer
+    from pyproj.exceptions import CRSError
+
+    try:
+        source = CRS.from_user_input(crs)
+    except CRSError as e:
+        raise ValueError(
+            f"{crs!r} is not a coordinate reference system pyproj knows ({e})"
+        ) from None
+    transformer = Transformer.from_crs(source, "EPSG:4326", always_xy=True)
+    lon, lat = transformer.transform(x, y)
+    return np.asarray(lon, dtype=np.float64), np.asarray(lat, dtype=np.float64)
+
+
+__all__ = [
+    "EARTH_RADIUS",
+    "IMPLAUSIBLE_SPEED",
+    "check_degrees",
+    "frame_error",
+    "local_frames",
+    "to_lon_lat",
+]
