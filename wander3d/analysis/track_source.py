@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
 #: File name endings read as CSV text, and as Parquet.
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
@@ -84,11 +84,11 @@ def kind_of(path: Path) -> tuple[bool, str]:
     raise SourceError(f"{path}: tracks must be a .csv (.tsv, .txt, .csv.gz) or .parquet file")
 
 
-def _open_binary(path: Path, compressed: str) -> IO[bytes]:
+def _open_binary(path: Path, compressed: str) -> BinaryIO:
     if compressed == ".gz":
-        return gzip.open(path, "rb")
+        return gzip.open(path, "rb")  # type: ignore[return-value]
     if compressed == ".bz2":
-        return bz2.open(path, "rb")
+        return bz2.open(path, "rb")  # type: ignore[return-value]
     return open(path, "rb")
 
 
