@@ -587,7 +587,10 @@ def _head_values(path: Path, dialect: Dialect, name: str) -> list[str | None] | 
         batch = next(iter(batches), None)
     except (pa.ArrowException, OSError, EOFError) as e:
         raise TracksError(f"{path}: {_first_line(e)}") from None
-    return [] if batch is None else batch.column(0).slice(0, 200).to_pylist()
+    values = [] if batch is None else batch.column(0).slice(0, 200).to_pylist()
+    if dialect.decimal == ",":  # as the reader will parse numbers
+        values = [v.replace(",", ".") if v is not None else None for v in values]
+    return values
 
 
 __all__ = [

@@ -226,6 +226,11 @@ def read_tracks(
     geographic = _is_geographic(layout, options)
     fixes = _order_fixes(rows, layout, options, geographic, lines)
     del rows
+    if fixes.null_island:
+        notes.append(
+            f"{fixes.null_island:,} fix{'es' if fixes.null_island != 1 else ''} at longitude 0, "
+            "latitude 0 (where loggers without a fix write one) left out as missing"
+        )
     pieces = _pieces(fixes, rate, record, options.max_gap, min_samples, path)
     positions, frame_notes, warnings = _positions(
         fixes, pieces, layout, options, geographic, record, lines
