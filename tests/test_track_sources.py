@@ -373,8 +373,8 @@ def test_a_parquet_with_timestamps_reads_them(tmp_path, capsys):
 def test_a_track_at_rest_is_left_out_of_the_straightness(tmp_path, capsys):
     """A ship at anchor: fixes at one place at uneven times (interpolation used to leave
     4e-12 of path and count its straightness as 0)."""
-    rows = ["id,t,x,y"] + [f"anchored,{t:.3f},512345.678,5234567.891" for t in
-                           np.cumsum(np.random.default_rng(1).uniform(0.05, 0.15, 100))]  # fmt: skip
+    times = np.cumsum(np.random.default_rng(1).uniform(0.05, 0.15, 100))
+    rows = ["id,t,x,y"] + [f"anchored,{t:.3f},512345.678,5234567.891" for t in times]
     rows += [f"moving,{k * 0.1:.1f},{512345.678 + k:.3f},5234567.891" for k in range(100)]
     path = tmp_path / "harbour.csv"
     path.write_text("\n".join(rows) + "\n")
