@@ -12,7 +12,7 @@ from wander3d.engine import GroupParams, pathsums
 
 from . import metrics
 from .sampling import Samples
-from .sums import CHUNK_AGENTS, group_sums
+from .sums import WORKING_BYTES_PER_SAMPLE, chunk_agents, group_sums
 
 Array = np.ndarray
 
@@ -137,7 +137,7 @@ def working_bytes(samples: int, agents: int) -> int:
     A chunk of agents in float64 and its temporaries (cross products, FFTs at twice the
     length): measured at about 400 bytes per agent-sample of the largest group chunk.
     """
-    return 400 * samples * min(agents, CHUNK_AGENTS)
+    return WORKING_BYTES_PER_SAMPLE * samples * min(agents, chunk_agents(samples))
 
 
 def max_lag_samples(samples: Samples, max_lag_s: float = MAX_LAG_S) -> int:

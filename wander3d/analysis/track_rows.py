@@ -583,7 +583,9 @@ def _head_values(path: Path, dialect: Dialect, name: str) -> list[str | None] | 
             if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
                 return [None if v is None else str(v) for v in column.to_pylist()]
             return column.to_pylist()
-        batches = track_source.read_batches(path, dialect, [name], {name: pa.string()})
+        batches = track_source.read_batches(
+            path, dialect, [name], {name: pa.string()}, track_source.HEAD_BLOCK_BYTES
+        )
         batch = next(iter(batches), None)
     except (pa.ArrowException, OSError, EOFError) as e:
         raise TracksError(f"{path}: {_first_line(e)}") from None

@@ -33,6 +33,8 @@ _HEAD_BYTES = 1 << 16
 #: Bytes per block of the streaming CSV reader (pyarrow's default is 1 MiB; larger blocks
 #: parse faster, up to a point) and rows per Parquet batch.
 BLOCK_BYTES = 1 << 24
+#: Bytes per block when only the first rows are wanted.
+HEAD_BLOCK_BYTES = 1 << 16
 PARQUET_BATCH_ROWS = 1 << 20
 #: A number with a decimal comma, and one with a decimal point.
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?\d+,\d+([eE][+-]?\d+)?\s*$")
@@ -193,7 +195,7 @@ def column_names(path: Path, dialect: Dialect) -> list[str]:
 
             names = list(pq.read_schema(path).names)
         else:
-            with _csv_reader(path, dialect, None, {}) as reader:
+            with _csv_reader(path, dialect, None, {}, HEAD_BLOCK_BYTES) as reader:
                 names = list(reader.schema.names)
     except UnicodeDecodeError:
         raise SourceError(f"{path}: the column names are not UTF-8 text") from None
@@ -211,12 +213,16 @@ def _skip_comments(row: Any) -> str:
     return "skip" if str(row.text).lstrip().startswith("#") else "error"
 
 
-def _csv_reader(path: Path, dialect: Dialect, include: Sequence[str] | None, types: dict) -> Any:
+def _csv_reader(
+    path: Path,
+    dialect: Dialect,
+    include: Sequence[str] | None,
+    types: dict,
+    block: int = BLOCK_BYTES,
+) -> Any:
     import pyarrow.csv as pacsv
 
-    read = pacsv.ReadOptions(
-        encoding=dialect.encoding, skip_rows=dialect.skip, block_size=BLOCK_BYTES
-    )
+    read = pacsv.ReadOptions(encoding=dialect.encoding, skip_rows=dialect.skip, block_size=block)
     parse = pacsv.ParseOptions(delimiter=dialect.separator, invalid_row_handler=_skip_comments)
     convert = pacsv.ConvertOptions(
         include_columns=list(include) if include is not None else None,
@@ -228,7 +234,11 @@ def _csv_reader(path: Path, dialect: Dialect, include: Sequence[str] | None, typ
 
 
 def read_batches(
-    path: Path, dialect: Dialect, columns: Sequence[str], types: dict[str, Any]
+    path: Path,
+    dialect: Dialect,
+    columns: Sequence[str],
+    types: dict[str, Any],
+    block: int = BLOCK_BYTES,
 ) -> Iterator[Any]:
     """The rows of `columns` as pyarrow RecordBatches, in file order; CSV columns in `types`
     are converted to those types while parsing (others are inferred). pyarrow's errors come
@@ -239,7 +249,7 @@ def read_batches(
         with pq.ParquetFile(path) as f:
             yield from f.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=list(columns))
         return
-    with _csv_reader(path, dialect, columns, types) as reader:
+    with _csv_reader(path, dialect, columns, types, block) as reader:
         yield from reader
 
 

@@ -676,16 +676,19 @@ def _resampled(
     v = np.empty((count, n, 3)) if velocities is not None else None
     for lo, hi in _chunks(ends - starts, count):
         block = _block(starts[lo:hi], ends[lo:hi])
-        row_track = np.repeat(np.arange(hi - lo), ends[lo:hi] - starts[lo:hi])
         local_starts = np.concatenate([[0], np.cumsum(ends[lo:hi] - starts[lo:hi])[:-1]])
         local_ends = local_starts + (ends[lo:hi] - starts[lo:hi])
         # Targets past a track's end give its last fix (those samples are left out).
         targets = first[lo:hi][None, :] + np.arange(count)[:, None] * interval
-        args = (fixes.t[block], row_track, local_starts, local_ends, targets)
-        p[:, lo:hi] = _resample(args[0], positions[block], *args[1:])
+        times = fixes.t[block]
+        p[:, lo:hi] = _resample(
+            times, positions[block], local_starts, local_ends, targets, interval
+        )
         if v is not None:
             assert velocities is not None
-            v[:, lo:hi] = _resample(args[0], velocities[block], *args[1:])
+            v[:, lo:hi] = _resample(
+                times, velocities[block], local_starts, local_ends, targets, interval
+            )
     headings = np.empty((count, n, 3), dtype=np.float32)
     speeds = np.empty((count, n), dtype=np.float32)
     step = max(1, _CHUNK_ITEMS // max(count, 1))
@@ -876,31 +879,27 @@ def _group_labels(
 
 
 def _resample(
-    t: Array, values: Array, row_track: Array, starts: Array, ends: Array, targets: Array
+    t: Array, values: Array, starts: Array, ends: Array, targets: Array, interval: float
 ) -> Array:
     """Linear interpolation of each track's (rows, k) values at its target times.
 
-    t, values: the rows, each track's a contiguous block in time order; row_track: the
-    column of `targets` each row's track has; starts, ends: each column's track's rows (n,);
-    targets: (T, n) times within each track's span. Returns (T, n, k) float64. A target within
+    t, values: the rows, each track's a contiguous block in time order; starts, ends: each
+    column's track's rows (n,); targets: (T, n) times, targets[j] = targets[0] + j *
+    interval, targets[0] each track's first fix. Returns (T, n, k) float64. A target within
     _TIME_TOLERANCE of the gap from a fix gets that fix's value exactly.
     """
     count, n = targets.shape
-    wanted = targets.ravel()
-    # Merge fixes and targets in (column, time) order, fixes first at equal times: the fixes
-    # before a target in that order are those of the columns before its own (`before`) and
-    # its track's fixes at or before it.
-    track = np.concatenate([row_track, np.tile(np.arange(n), count)])
-    time = np.concatenate([t, wanted])
-    kind = np.concatenate([np.zeros(len(t), np.int8), np.ones(len(wanted), np.int8)])
-    merged = np.lexsort((kind, time, track))
-    fixes_before = np.cumsum(kind[merged] == 0)
-    is_target = kind[merged] == 1
-    at_or_before = np.empty(len(wanted), dtype=np.int64)
-    at_or_before[merged[is_target] - len(t)] = fixes_before[is_target]
-    length = ends - starts
-    before = np.concatenate([[0], np.cumsum(length)[:-1]])
-    left = starts[None, :] + at_or_before.reshape(count, n) - before[None, :] - 1
+    track = np.repeat(np.arange(n), ends - starts)
+    # The first target at or after each fix (a fix a hair after a target is at it): the
+    # fixes at or before target j of a track are those whose first target is at most j.
+    # Counted with integers, one search over all tracks: track * (T + 1) + that target.
+    offset = (t - targets[0][track]) / interval
+    at = np.ceil(offset - _TIME_TOLERANCE)
+    if _on_grid(offset, at, starts, ends, count):
+        return _placed(values, at.astype(np.int64), track, ends - starts, count)
+    keys = track * (count + 1) + np.clip(at, 0, count).astype(np.int64)
+    wanted = (np.arange(n, dtype=np.int64) * (count + 1))[None, :] + np.arange(count)[:, None]
+    left = np.searchsorted(keys, wanted, side="right") - 1
     left = np.clip(left, starts[None, :], np.maximum(ends - 2, starts)[None, :])
     right = np.minimum(left + 1, ends[None, :] - 1)
     t_left, t_right = t[left], t[right]
@@ -914,10 +913,32 @@ def _resample(
     return start + weight[..., None] * (values[right] - start)
 
 
+def _on_grid(offset: Array, at: Array, starts: Array, ends: Array, count: int) -> bool:
+    """Whether every fix is on a target (to _TIME_TOLERANCE) and every target up to its
+    track's last fix has one: tracks logged at the sample rate, which need no interpolation."""
+    local = np.arange(len(offset)) - np.repeat(starts, ends - starts)
+    return bool(np.array_equal(at, local) and (np.abs(offset - at) <= _TIME_TOLERANCE).all())
+
+
+def _placed(values: Array, at: Array, track: Array, sizes: Array, count: int) -> Array:
+    """(T, n, k) samples of fixes that are on the targets: each in its place, and each
+    track's last one repeated after its end (those samples are left out of every metric)."""
+    n = len(sizes)
+    out = np.empty((count, n, values.shape[1]))
+    out[at, track] = values
+    last = sizes - 1
+    after = np.arange(count)[:, None] > last[None, :]
+    if after.any():
+        out[after] = np.broadcast_to(out[last, np.arange(n)][None], out.shape)[after]
+    return out
+
+
 def _headings(velocities: Array, speeds: Array) -> Array:
     """Unit velocity, the last direction of motion while at rest (the first one before any
     motion; +x for a track that never moves): (T, n, 3)."""
     moving = speeds > 1e-12
+    if moving.all():  # the usual case: no rest to carry a heading through
+        return velocities / speeds[..., None]
     t = len(speeds)
     index = np.where(moving, np.arange(t)[:, None], -1)
     last = np.maximum.accumulate(index, axis=0)
