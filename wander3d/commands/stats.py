@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
+import itertools
 import json
 import sys
 import textwrap
@@ -21,7 +23,14 @@ from wander3d.analysis.sampling import (
     plan_samples,
     sample_simulation,
 )
-from wander3d.analysis.stats import GroupLabel, compute_stats, working_bytes
+from wander3d.analysis.stats import (
+    MAX_LAG_S,
+    MIN_LAGS,
+    GroupLabel,
+    compute_stats,
+    working_bytes,
+)
+from wander3d.analysis.tracks import TRACKS_METHOD, Tracks, headings_from_positions
 from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
@@ -29,7 +38,7 @@ from wander3d.export import Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import CliError, load_scene_arg, output_option
+from .common import PROG, CliError, load_scene_arg, output_option
 from .progress import Progress
 from .track_options import add_track_options, given_track_options, read_tracks_option
 
@@ -89,6 +98,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "whole number of steps, at most one sample per step",
     )
     parser.add_argument(
+        "--max-lag",
+        type=positive_float,
+        metavar="S",
+        help=f"compute the autocorrelations and the MSD (and its slope) up to a lag of S "
+        f"seconds (default: {MAX_LAG_S:g} s or {MIN_LAGS} samples, whichever is longer); "
+        "at most half the run or the longest track",
+    )
+    parser.add_argument(
+        "--headings",
+        choices=("velocity", "positions"),
+        help="where the headings come from: the velocity (default: the engine's, or a tracks "
+        "file's vx, vy, vz; from the positions when it has none) or the positions (central "
+        "differences, as for tracks without velocities and as `tune --like` fits)",
+    )
+    parser.add_argument(
+        "--per-track",
+        action="store_true",
+        help="with --tracks: one row per particle (its pieces pooled) instead of per group",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="write the numbers to stdout as JSON, no table"
     )
     parser.add_argument(
@@ -125,12 +154,20 @@ def main(args: argparse.Namespace) -> int:
         return _measure_tracks(args)
     if args.scene is None:
         raise CliError("give a SCENE to measure, or --tracks FILE")
-    for option in given_track_options(args):
+    for option in [*given_track_options(args), *(["--per-track"] if args.per_track else [])]:
         raise CliError(f"{option} applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
     check_fits(scene)
     plan = plan_samples(scene.dt, seconds, args.sample_rate)
+    if plan.rate < args.sample_rate * (1 - 1e-6) and plan.steps_per_sample == 1:
+        print(
+            f"{PROG}: --sample-rate {args.sample_rate:g} is faster than the scene steps "
+            f"(dt {scene.dt:.4g} s): sampling every step, at {plan.rate:.4g} Hz",
+            file=sys.stderr,
+        )
+    if args.headings is None:
+        _tuned_headings_note(scene.source)
     if plan.samples < 3:
         raise CliError(
             f"--seconds {seconds:g} is too short: the metrics need at least 2 sample "
@@ -158,8 +195,9 @@ def main(args: argparse.Namespace) -> int:
         samples = sample_simulation(sim, plan, progress.update)
         progress.finish(plan.steps)
         report = _report(
-            samples,
+            _with_headings(samples, args.headings),
             scene.groups,
+            args.max_lag,
             scene=scene.name,
             source=None if scene.source is None else str(scene.source),
             seed=scene.seed,
@@ -172,14 +210,46 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _report(
-    samples: Samples, groups: Sequence[GroupParams | GroupLabel], **run: Any
+    samples: Samples,
+    groups: Sequence[GroupParams | GroupLabel],
+    max_lag: float | None,
+    **run: Any,
 ) -> StatsReport:
-    """The statistics of `samples` as a report; `run` describes them (StatsReport's fields)."""
+    """The statistics of `samples` as a report, with autocorrelations up to `max_lag` s
+    (None: the default); `run` describes them (StatsReport's fields)."""
     if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
         # Big runs take a while to analyse too (about a second per million agent-samples).
         print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-    stats, curves = compute_stats(samples, groups)
+    lags = {} if max_lag is None else {"max_lag_s": max_lag, "min_lags": 1}
+    stats, curves = compute_stats(samples, groups, **lags)  # type: ignore[arg-type]
     return StatsReport(groups=stats, curves=curves, **run)
+
+
+def _with_headings(samples: Samples, headings: str | None) -> Samples:
+    """`samples` with headings from the positions if asked (`headings_from_positions`)."""
+    return headings_from_positions(samples) if headings == "positions" else samples
+
+
+#: The line `tune --like` writes at the top of a scene it fitted to tracks (`tuned_toml`).
+TUNED_FROM_POSITIONS = "# Fitted with headings measured from positions"
+
+
+def _tuned_headings_note(source: Path | None) -> None:
+    """Say how to measure a scene `tune --like` fitted as the fit measured it."""
+    if source is None:
+        return
+    try:
+        with open(source, encoding="utf-8") as f:
+            head = f.read(4096)
+    except OSError:
+        return
+    if TUNED_FROM_POSITIONS in head:
+        print(
+            f"{PROG}: headings are the engine's velocity; this scene was fitted to tracks with "
+            "headings measured from positions, as theirs were: --headings positions (and "
+            "the fit's --seconds and --sample-rate, in its first lines) measures it that way",
+            file=sys.stderr,
+        )
 
 
 def _plot(path: Path, report: StatsReport, colors: Sequence[str]) -> None:
@@ -199,10 +269,13 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         tracks = read_tracks_option(path, "--tracks", args)
+        if args.per_track:
+            tracks = per_track(tracks)
         record = tracks.record
         report = _report(
-            tracks.samples,
+            _with_headings(tracks.samples, args.headings),
             tracks.groups,
+            args.max_lag,
             scene=record.scene_name if record else path.name,
             source=str(path),
             seed=record.seed if record else None,
@@ -215,6 +288,16 @@ def _measure_tracks(args: argparse.Namespace) -> int:
             colors = _track_colors(record, path, [g.name for g in tracks.groups])
             _plot(plot_file, report, colors)
     return _print(report, args.json, plot_path)
+
+
+def per_track(tracks: Tracks) -> Tracks:
+    """`tracks` with one group per particle (its pieces, contiguous in the samples)."""
+    names = tracks.particles
+    bounds = [0] + [i for i in range(1, len(names)) if names[i] != names[i - 1]] + [len(names)]
+    slices = tuple(slice(a, b) for a, b in itertools.pairwise(bounds))
+    labels = tuple(GroupLabel(names[s.start], TRACKS_METHOD) for s in slices)
+    samples = dataclasses.replace(tracks.samples, group_slices=slices)
+    return dataclasses.replace(tracks, samples=samples, groups=labels)
 
 
 def _track_colors(record: Provenance | None, path: Path, names: Sequence[str]) -> list[str]:
