@@ -72,8 +72,10 @@ def write_file(path: Path, rows: int, particles: int) -> None:
 
     rng = np.random.default_rng(1)
     per = rows // particles
-    with pacsv.CSVWriter(path, pa.schema([("particle", pa.int32()), ("t", pa.int32()),
-                                          ("x", pa.float64()), ("y", pa.float64())])) as out:  # fmt: skip
+    schema = pa.schema(
+        [("particle", pa.int32()), ("t", pa.int32()), ("x", pa.float64()), ("y", pa.float64())]
+    )
+    with pacsv.CSVWriter(path, schema) as out:
         for first in range(0, particles, 100):
             ids = np.arange(first, min(first + 100, particles))
             heading = np.cumsum(rng.normal(0, 0.2, (len(ids), per)), axis=1)
@@ -118,8 +120,8 @@ def main() -> int:
     ):
         r = measure(kind, path, *extra)
         results[name] = r
-        print(f"{name:<12} {r['seconds']:8.2f} s  peak {r['peak'] / 2**30:6.2f} GiB  {r['outcome']}",
-              flush=True)  # fmt: skip
+        peak = r["peak"] / 2**30
+        print(f"{name:<12} {r['seconds']:8.2f} s  peak {peak:6.2f} GiB  {r['outcome']}", flush=True)
     ratio = results["read 1 Hz"]["seconds"] / results["pyarrow"]["seconds"]
     print(f"read_tracks / pyarrow.csv.read_csv: {ratio:.2f}x the time; "
           f"load average now {os.getloadavg()[0]:.2f}")  # fmt: skip
