@@ -264,11 +264,13 @@ def read_rows(
     dialect: Dialect,
     plan: ReadPlan,
     lines: Lines,
+    expected: int,
     budget: tuple[int, str] | None = None,
 ) -> Rows:
-    """Every row of `path` as `Rows`, read batch by batch. TracksError, with the line, for a
-    value that is not what its column holds; and, before reading more rows than fit in the
-    memory budget (`ROW_BYTES` a fix), one saying so."""
+    """Every row of `path` as `Rows`, read batch by batch into arrays sized for `expected`
+    rows. TracksError, with the line, for a value that is not what its column holds; and,
+    before reading more rows than fit in the memory budget (`ROW_BYTES` a fix), one saying
+    so."""
     import pyarrow as pa
 
     layout = plan.layout
@@ -276,7 +278,7 @@ def read_rows(
     budget = budget or memory_budget()
     per_row = max(1, len(layout.wide)) * ROW_BYTES
     ids, groups = _Ids(), _Ids()
-    parts: dict[str, list[Array]] = {k: [] for k in ("p", "t", "x", "v", "g", "s")}
+    parts = _Growing(expected)
     rows_read = 0
     batches = track_source.read_batches(path, dialect, layout.columns, plan.types)
     try:
@@ -300,26 +302,53 @@ def read_rows(
         raise TracksError(f"{path}: no rows")
     names, rank = ids.sorted()
     group_names, group_rank = groups.sorted()
-
-    def joined(key: str) -> Array | None:
-        return np.concatenate(parts[key]) if parts[key] else None
-
-    particle = rank[joined("p")] if layout.wide == () and "particle" in roles else joined("p")
-    if not layout.wide and "particle" not in roles:
-        names = [track_source.stem(path)]
-    if layout.wide:
+    particle = parts.take("p")
+    if not layout.wide and "particle" in roles:
+        particle = rank[particle]
+    elif layout.wide:
         names = [name for name, *_ in layout.wide]
-    group = joined("g")
+    else:
+        names = [track_source.stem(path)]
+    group = parts.take("g")
     return Rows(
         particle=particle if particle is not None else np.zeros(0, np.int32),
-        t=joined("t"),  # type: ignore[arg-type]
-        xyz=joined("x"),  # type: ignore[arg-type]
-        velocity=joined("v"),
+        t=parts.take("t"),  # type: ignore[arg-type]
+        xyz=parts.take("x"),  # type: ignore[arg-type]
+        velocity=parts.take("v"),
         group=group_rank[group] if group is not None else None,
         names=names,
         groups=group_names,
-        source=joined("s"),
+        source=parts.take("s"),
     )
+
+
+class _Growing:
+    """Arrays filled batch by batch in place: each starts at the rows expected and grows by
+    a quarter when a batch does not fit (concatenating a list of batches would hold every
+    fix twice at the end)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = max(expected, 1)
+        self.arrays: dict[str, Array] = {}
+        self.filled: dict[str, int] = {}
+
+    def append(self, key: str, values: Array) -> None:
+        have = self.filled.get(key, 0)
+        array = self.arrays.get(key)
+        need = have + len(values)
+        if array is None or need > len(array):
+            size = max(need, self.expected if array is None else int(len(array) * 1.25))
+            grown = np.empty((size, *values.shape[1:]), dtype=values.dtype)
+            if array is not None:
+                grown[:have] = array[:have]
+            self.arrays[key] = array = grown
+        array[have:need] = values
+        self.filled[key] = need
+
+    def take(self, key: str) -> Array | None:
+        """The array filled under `key` (None if nothing was), released from the store."""
+        array = self.arrays.pop(key, None)
+        return None if array is None else array[: self.filled[key]]
 
 
 def _read_batch(
@@ -328,7 +357,7 @@ def _read_batch(
     plan: ReadPlan,
     ids: _Ids,
     groups: _Ids,
-    parts: dict[str, list[Array]],
+    parts: _Growing,
     lines: Lines,
 ) -> None:
     """Append one batch's fixes to `parts`."""
@@ -347,31 +376,30 @@ def _read_batch(
             for i, name in enumerate(axes):
                 if name is not None:
                     xyz[:, j, i] = _floats(column(name), name, first_row, lines)
-        parts["p"].append(np.tile(np.arange(k, dtype=np.int32), n))
-        parts["t"].append(np.repeat(t, k))
-        parts["x"].append(xyz.reshape(-1, 3))
-        parts["s"].append(np.repeat(np.arange(first_row, first_row + n, dtype=np.int64), k))
+        parts.append("p", np.tile(np.arange(k, dtype=np.int32), n))
+        parts.append("t", np.repeat(t, k))
+        parts.append("x", xyz.reshape(-1, 3))
+        parts.append("s", np.repeat(np.arange(first_row, first_row + n, dtype=np.int64), k))
         return
     if "particle" in roles:
-        parts["p"].append(
-            _codes(ids, column(roles["particle"]), roles["particle"], first_row, lines)
-        )
+        codes = _codes(ids, column(roles["particle"]), roles["particle"], first_row, lines)
+        parts.append("p", codes)
     else:
-        parts["p"].append(np.zeros(n, np.int32))
-    parts["t"].append(t)
-    xyz = np.full((n, 3), np.nan)
-    for i, role in enumerate("xyz"):
-        if role in roles:
-            xyz[:, i] = _floats(column(roles[role]), roles[role], first_row, lines)
-    parts["x"].append(xyz)
+        parts.append("p", np.zeros(n, np.int32))
+    parts.append("t", t)
+    present = [axis for axis in "xyz" if axis in roles]
+    xyz = np.empty((n, len(present)))
+    for i, axis in enumerate(present):
+        xyz[:, i] = _floats(column(roles[axis]), roles[axis], first_row, lines)
+    parts.append("x", xyz)
     if "vx" in roles and "vy" in roles:
         v = np.zeros((n, 3))
         for i, role in enumerate(("vx", "vy", "vz")):
             if role in roles:
                 v[:, i] = _floats(column(roles[role]), roles[role], first_row, lines)
-        parts["v"].append(v)
+        parts.append("v", v)
     if "group" in roles:
-        parts["g"].append(_codes(groups, column(roles["group"]), roles["group"], first_row, lines))
+        parts.append("g", _codes(groups, column(roles["group"]), roles["group"], first_row, lines))
 
 
 def _codes(ids: _Ids, column: Any, name: str, first_row: int, lines: Lines) -> Array:

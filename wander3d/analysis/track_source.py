@@ -273,6 +273,14 @@ def text_bytes(path: Path, dialect: Dialect) -> int:
     return size
 
 
+def head_bytes_per_row(path: Path, dialect: Dialect) -> float:
+    """The mean bytes of the first data lines (their rows' size, for a count of the rows)."""
+    with _open_binary(path, dialect.compressed) as f:
+        head = f.read(_HEAD_BYTES)
+    lines = head.splitlines()[dialect.skip + 1 : -1] or head.splitlines()[-1:]
+    return max(1.0, sum(len(line) + 1 for line in lines) / max(len(lines), 1))
+
+
 def stem(path: Path) -> str:
     """The file's name without its endings ("hike" for hike.csv.gz): its tracks' group."""
     if path.suffix.lower() in _COMPRESSED:

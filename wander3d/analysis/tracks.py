@@ -218,8 +218,8 @@ def read_tracks(
         time_unit=options.time_unit,
     )
     lines = Lines(path, dialect)
-    _check_rows_fit(path, dialect, layout)
-    rows = read_rows(path, dialect, plan, lines)
+    expected = _check_rows_fit(path, dialect, layout)
+    rows = read_rows(path, dialect, plan, lines, expected)
     notes = [*dialect.notes, *_layout_notes(layout, path, names)]
     if plan.times is not None and plan.times.note:
         notes.append(plan.times.note)
@@ -236,27 +236,32 @@ def read_tracks(
         fixes, pieces, layout, options, geographic, record, lines
     )
     velocities = _velocity_axes(fixes.velocity, layout, options.up)
+    fixes.raw = fixes.velocity = None  # placed in positions and velocities: let them go
     notes += frame_notes
     return _resampled(path, fixes, pieces, positions, velocities, record, layout, notes, warnings)
 
 
-def _check_rows_fit(path: Path, dialect: track_source.Dialect, layout: Layout) -> None:
-    """TracksError, before reading, if the file's fixes alone would not fit in memory: the
-    rows a Parquet footer counts, or a CSV's size over its first lines' bytes per row."""
+def _check_rows_fit(path: Path, dialect: track_source.Dialect, layout: Layout) -> int:
+    """The rows the file holds (a Parquet footer's count, or a CSV's size over the bytes of
+    its first lines' rows); TracksError, before reading, if their fixes alone would not fit
+    in memory (a CSV's count is then a generous bound: its shortest rows)."""
     budget, why = memory_budget()
     per_row = ROW_BYTES * max(1, len(layout.wide))
     if dialect.parquet:
         rows = track_source.parquet_rows(path)
         said = f"{rows:,} rows"
+        expected = rows
     else:
         size = track_source.text_bytes(path, dialect)
         rows = size // _row_bytes_estimate(layout)
         said = f"about {rows:,} rows ({format_bytes(size)} of text)"
+        expected = int(size / track_source.head_bytes_per_row(path, dialect) * 1.02) + 16
     if rows * per_row > budget:
         raise TracksError(
             f"{path}: {said}; their fixes alone would need {format_bytes(rows * per_row)}, "
             f"more than the {format_bytes(budget)} allowed ({why})"
         )
+    return expected
 
 
 def _row_bytes_estimate(layout: Layout) -> int:
@@ -297,7 +302,7 @@ class _Fixes:
 
     particle: Array
     t: Array
-    raw: Array
+    raw: Array | None
     velocity: Array | None
     group: Array | None
     rows: Array | None
@@ -566,6 +571,7 @@ def _positions(
     """The fixes' positions in wander3d's axes (float64 (n, 3)), notes on how they were
     placed, and warnings about what looks wrong."""
     raw = fixes.raw
+    assert raw is not None
     three_d = raw.shape[1] == 3
     notes: list[str] = []
     warnings: list[str] = []
@@ -744,7 +750,7 @@ def _resampled(
             samples=int(lengths.sum()),
             duplicates=fixes.duplicates,
         ),
-        velocities=fixes.velocity is not None,
+        velocities=velocities is not None,
         particles=tuple(fixes.names[i] for i in fixes.particle[starts]),
     )
 
