@@ -12,8 +12,9 @@ resident memory is its own:
   read 1 Hz    wander3d.analysis.tracks.read_tracks(FILE, 1.0): read, order, split, resample;
   stats 1 Hz   `wander3d stats --tracks FILE --sample-rate 1`: the whole command, metrics too;
                (seconds from after the imports: each measures reading, not starting Python)
-  stats 10 Hz  the same at 10 Hz, ten times the samples: measured if they fit this
-               machine's memory budget, else refused, and how much memory it took to say so.
+  stats 10 Hz  the same at 10 Hz, ten times the samples (8 GB of them), in a process whose
+               address space is limited to --limit GiB (its memory budget half that): refused,
+               and how much memory it took to say so.
 
 Prints seconds and peak RSS of each, and the ratio of `read 1 Hz` to `pyarrow`. Time it
 alone on the machine (the team's rule: under flock /tmp/wander3d-timing.lock) and note the
@@ -35,6 +36,9 @@ REPO = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import json, resource, sys, time
 kind, path = sys.argv[1], sys.argv[2]
+if len(sys.argv) > 4:  # an address-space limit: memory_budget() is half of it
+    limit = int(float(sys.argv[4]) * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 # Imports first, outside the time: each measures reading, not starting Python.
 import numpy, pyarrow, pyarrow.csv as pacsv
 if kind != "pyarrow":
@@ -104,6 +108,9 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=20_000_000)
     parser.add_argument("--particles", type=int, default=2000)
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()))
+    parser.add_argument(
+        "--limit", type=float, default=6.0, help="GiB of address space for the 10 Hz run"
+    )
     args = parser.parse_args()
     path = args.folder / f"wander3d-tracks-{args.rows}.csv"
     if not path.exists():
@@ -116,7 +123,7 @@ def main() -> int:
         ("pyarrow", "pyarrow", ()),
         ("read 1 Hz", "read", ()),
         ("stats 1 Hz", "stats", ("1",)),
-        ("stats 10 Hz", "stats", ("10",)),
+        ("stats 10 Hz", "stats", ("10", str(args.limit))),
     ):
         r = measure(kind, path, *extra)
         results[name] = r

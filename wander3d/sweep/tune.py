@@ -15,10 +15,12 @@ beside what the search saw.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,82 +208,168 @@ def tune(
     group's turn-angle distribution (its seeds' pooled) from the profile's; from_positions:
     the group's headings are taken from its positions, as the tracks' were. on_batch(
     trials_done, best_errors) is called after each batch. Returns the best trial, with
-    `check`, measured again with `seeds` new seeds at the group's own agent count.
-    ClusterError as `execute.run_tasks` raises it (`timeout`: seconds without workers).
+    `check`, measured again as `check_tuned` says. ClusterError as `execute.run_tasks`
+    raises it (`timeout`: seconds without workers).
     """
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    # The tuned group is group 0 of the measured scene: point the knobs there.
-    measured = tuning_scene(scene, index, agents)
-    local = [dataclasses.replace(k, path=dataclasses.replace(k.path, group=0)) for k in knobs]
-    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True)
-    study = optuna.create_study(sampler=sampler)
-    study.enqueue_trial({k.name: k.start for k in knobs})
-    best: tuple[float, dict[str, float], dict[str, float], like.Profile | None] = (
-        math.inf,
-        {k.name: k.start for k in knobs},
-        {m: math.nan for m in targets},
-        None,
-    )
     task: Callable[[Scene, float, float], Any] = execute.measure
     if profile is not None:
         task = functools.partial(like.measure_profile, from_positions=from_positions)
-    done = 0
-    while done < trials:
-        batch = [study.ask() for _ in range(min(BATCH, trials - done))]
-        values = [
-            {k.name: _round(t.suggest_float(k.name, k.low, k.high, log=True)) for k in local}
-            for t in batch
-        ]
-        tasks = []
-        for t, v in zip(batch, values, strict=True):
-            trial_scene = apply(measured, local, v)
-            for s in range(seeds):
-                tasks.append((f"trial{t.number}-seed{s}", trial_scene.replace(seed=scene.seed + s)))
-        results: dict[str, list[Any]] = {}
-        execute.run_tasks(
-            client, tasks, seconds, sample_rate, results.__setitem__, task, timeout=timeout
-        )
-        for t, v in zip(batch, values, strict=True):
-            runs = [results[f"trial{t.number}-seed{s}"][0] for s in range(seeds)]
-            achieved, fitted = _achieved(runs, targets, profile)
-            errors = {m: _relative_error(achieved[m], goal) for m, goal in targets.items()}
-            loss = sum(e * e for e in errors.values())
-            loss = loss if math.isfinite(loss) else 1e12
-            study.tell(t, loss)
-            if loss < best[0]:
-                best = (loss, v, achieved, fitted)
-        done += len(batch)
-        best_errors = {m: _relative_error(best[2][m], g) for m, g in targets.items()}
-        if on_batch is not None:
-            on_batch(done, best_errors)
-        if max(best_errors.values()) <= tolerance:
-            break
-    _, values_best, achieved, fitted = best
-    tuned = apply(scene, knobs, values_best)
-    checked: dict[str, float] = {}
-    if check:
-        # New seeds (after the search's), the group's own count: what the scene will show.
-        own = tuning_scene(tuned, index, None)
-        tasks = [(f"check-seed{s}", own.replace(seed=scene.seed + seeds + s)) for s in range(seeds)]
-        stats: dict[str, list[Any]] = {}
-        execute.run_tasks(
-            client, tasks, seconds, sample_rate, stats.__setitem__, task, timeout=timeout
-        )
-        checked, _ = _achieved([stats[f"check-seed{s}"][0] for s in range(seeds)], targets, profile)
+    search = _Search(
+        tuning_scene(scene, index, agents), knobs, targets, profile, task, seeds, scene.seed
+    )
+    run = functools.partial(
+        execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=task,
+        timeout=timeout,
+    )  # fmt: skip
+    with _quiet_optuna() as optuna:
+        # TPE over the whole ranges, then CMA-ES from the best point found (when the cmaes
+        # package is there): the coarse search finds the basin, the fine one its floor.
+        coarse = trials if not _has_cmaes() else max(BATCH, round(trials * COARSE_SHARE))
+        tpe = optuna.samplers.TPESampler(seed=seed, multivariate=True)
+        studies = [optuna.create_study(sampler=tpe)]
+        studies[0].enqueue_trial({k.name: k.start for k in knobs})
+        while search.done < trials and not search.met(tolerance):
+            if search.done >= coarse and len(studies) == 1:
+                studies.append(_fine_study(optuna, search, knobs, seed))
+            batch = min(BATCH, trials - search.done)
+            search.run_batch(studies[-1], batch, run)
+            if on_batch is not None:
+                on_batch(search.done, search.best_errors())
+    tuned = apply(scene, knobs, search.best_values)
+    checked = check_tuned(tuned, index, seeds, targets, profile, run) if check else {}
+    achieved = search.best_achieved
     return TuneResult(
-        values=values_best,
+        values=search.best_values,
         targets=dict(targets),
         achieved=achieved,
         errors={m: _relative_error(achieved[m], g) for m, g in targets.items()},
-        trials=done,
+        trials=search.done,
         scene=tuned,
         checked=checked,
         checked_errors={m: _relative_error(checked[m], g) for m, g in targets.items() if checked},
         checked_agents=tuned.groups[index].count if check else 0,
-        profile=fitted,
+        profile=search.best_profile,
     )
+
+
+#: With CMA-ES available, the share of the trials the coarse TPE search takes.
+COARSE_SHARE = 0.5
+
+
+def _has_cmaes() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("cmaes") is not None
+
+
+@contextlib.contextmanager
+def _quiet_optuna() -> Iterator[Any]:
+    """optuna, its log and its warnings silenced (an experimental-feature warning about the
+    multivariate TPE reached the user's terminal)."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        warnings.filterwarnings("ignore", module="optuna")
+        yield optuna
+
+
+def _fine_study(optuna: Any, search: _Search, knobs: Sequence[Knob], seed: int) -> Any:
+    """A CMA-ES study starting at the best values found, a step of a fifth of each range
+    (in log space), the best point enqueued first."""
+    x0 = {k.name: search.best_values[k.name] for k in knobs}
+    sampler = optuna.samplers.CmaEsSampler(x0=x0, sigma0=0.2, seed=seed + 1, n_startup_trials=0)
+    study = optuna.create_study(sampler=sampler)
+    return study
+
+
+class _Search:
+    """The trials run so far and the best of them."""
+
+    def __init__(
+        self,
+        measured: Scene,
+        knobs: Sequence[Knob],
+        targets: Mapping[str, float],
+        profile: like.Profile | None,
+        task: Callable[[Scene, float, float], Any],
+        seeds: int,
+        base_seed: int,
+    ) -> None:
+        self.measured = measured  # the tuned group alone: group 0
+        self.knobs = list(knobs)
+        self.local = [
+            dataclasses.replace(k, path=dataclasses.replace(k.path, group=0)) for k in knobs
+        ]
+        self.targets = dict(targets)
+        self.profile = profile
+        self.seeds = seeds
+        # The search's seeds follow the scene's own, which the check measures first.
+        self.first_seed = base_seed + 1
+        self.done = 0
+        self.best_loss = math.inf
+        self.best_values = {k.name: k.start for k in knobs}
+        self.best_achieved = {m: math.nan for m in targets}
+        self.best_profile: like.Profile | None = None
+
+    def best_errors(self) -> dict[str, float]:
+        return {m: _relative_error(self.best_achieved[m], g) for m, g in self.targets.items()}
+
+    def met(self, tolerance: float) -> bool:
+        return self.done > 0 and max(self.best_errors().values()) <= tolerance
+
+    def run_batch(self, study: Any, size: int, run: Callable[..., None]) -> None:
+        """Ask `study` for `size` trials, measure them on the cluster, tell their losses."""
+        batch = [study.ask() for _ in range(size)]
+        values = [
+            {k.name: _round(t.suggest_float(k.name, k.low, k.high, log=True)) for k in self.local}
+            for t in batch
+        ]
+        tasks = []
+        for i, v in enumerate(values):
+            trial_scene = apply(self.measured, self.local, v)
+            for s in range(self.seeds):
+                key = f"trial{self.done + i}-seed{s}"
+                tasks.append((key, trial_scene.replace(seed=self.first_seed + s)))
+        results: dict[str, list[Any]] = {}
+        run(tasks, on_result=results.__setitem__)
+        for i, (t, v) in enumerate(zip(batch, values, strict=True)):
+            runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
+            achieved, fitted = _achieved(runs, self.targets, self.profile)
+            errors = {m: _relative_error(achieved[m], g) for m, g in self.targets.items()}
+            loss = sum(e * e for e in errors.values())
+            loss = loss if math.isfinite(loss) else 1e12
+            study.tell(t, loss)
+            if loss < self.best_loss:
+                self.best_loss, self.best_values = loss, v
+                self.best_achieved, self.best_profile = achieved, fitted
+        self.done += len(batch)
+
+
+def check_seeds(scene: Scene, seeds: int) -> list[int]:
+    """The seeds the check measures: the scene's own (what `wander3d stats` of the tuned
+    scene runs), then seeds after the search's (`_Search` uses seed + 1 .. seed + seeds)."""
+    return [scene.seed] + [scene.seed + seeds + k for k in range(1, seeds)]
+
+
+def check_tuned(
+    tuned: Scene,
+    index: int,
+    seeds: int,
+    targets: Mapping[str, float],
+    profile: like.Profile | None,
+    run: Callable[..., None],
+) -> dict[str, float]:
+    """The group's metrics in the tuned scene as it is written, every group at its own count,
+    mean over `check_seeds`: the first is exactly what `wander3d stats TUNED` measures (with
+    --headings positions for a fit to tracks without velocities), and none was searched."""
+    tasks = [(f"check-seed{s}", tuned.replace(seed=s)) for s in check_seeds(tuned, seeds)]
+    stats: dict[str, list[Any]] = {}
+    run(tasks, on_result=stats.__setitem__)
+    runs = [stats[key][index] for key, _ in tasks]
+    checked, _ = _achieved(runs, targets, profile)
+    return checked
 
 
 def _achieved(
