@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def plot_format(path: Path | str) -> str:
 
 
 #: Dark, like the app, so the scenes' colours (chosen for a dark background) read well.
-_BACKGROUND = "#101418"
+BACKGROUND = _BACKGROUND = "#101418"
 _PANEL = "#161b22"
 _FOREGROUND = "#d8dee9"
 _GRID = "#2e3440"
@@ -81,6 +81,18 @@ def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequ
         plt.close(fig)
         raise
     return fig
+
+
+def style_axes(ax: Any, xlabel: str, ylabel: str, heading: str) -> None:
+    """Dress a matplotlib Axes as every wander3d plot is: dark panel, light text and grid."""
+    _style(ax, xlabel, ylabel, heading)
+
+
+def style_legend(ax: Any) -> None:
+    """The Axes' legend in the dark style."""
+    legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+                       labelcolor=_FOREGROUND, loc="best")  # fmt: skip
+    legend.get_frame().set_alpha(0.85)
 
 
 def _style(ax, xlabel: str, ylabel: str, heading: str) -> None:

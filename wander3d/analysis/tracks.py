@@ -799,6 +799,11 @@ def _extent(p: Array, lengths: Array) -> tuple[Array, Array]:
     return low, high
 
 
+#: The line `tune --like` writes at the top of a scene it fitted measuring headings from
+#: positions, by which `stats` knows to say so.
+FITTED_FROM_POSITIONS = "# Fitted with headings measured from positions"
+
+
 def headings_from_positions(samples: Samples) -> Samples:
     """`samples` with headings and speeds taken from the positions, as for tracks read from a
     file without velocities: central differences (one-sided at each track's ends), the last
@@ -960,6 +965,7 @@ def _headings(velocities: Array, speeds: Array) -> Array:
 
 __all__ = [
     "COLUMN_ALIASES",
+    "FITTED_FROM_POSITIONS",
     "GAP_INTERVALS",
     "TRACKS_METHOD",
     "ExportError",

@@ -30,7 +30,12 @@ from wander3d.analysis.stats import (
     compute_stats,
     working_bytes,
 )
-from wander3d.analysis.tracks import TRACKS_METHOD, Tracks, headings_from_positions
+from wander3d.analysis.tracks import (
+    FITTED_FROM_POSITIONS,
+    TRACKS_METHOD,
+    Tracks,
+    headings_from_positions,
+)
 from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
@@ -230,10 +235,6 @@ def _with_headings(samples: Samples, headings: str | None) -> Samples:
     return headings_from_positions(samples) if headings == "positions" else samples
 
 
-#: The line `tune --like` writes at the top of a scene it fitted to tracks (`tuned_toml`).
-TUNED_FROM_POSITIONS = "# Fitted with headings measured from positions"
-
-
 def _tuned_headings_note(source: Path | None) -> None:
     """Say how to measure a scene `tune --like` fitted as the fit measured it."""
     if source is None:
@@ -243,7 +244,7 @@ def _tuned_headings_note(source: Path | None) -> None:
             head = f.read(4096)
     except OSError:
         return
-    if TUNED_FROM_POSITIONS in head:
+    if FITTED_FROM_POSITIONS in head:
         print(
             f"{PROG}: headings are the engine's velocity; this scene was fitted to tracks with "
             "headings measured from positions, as theirs were: --headings positions (and "

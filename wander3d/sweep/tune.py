@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from wander3d.analysis import GroupStats
+from wander3d.analysis.tracks import FITTED_FROM_POSITIONS
 from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
@@ -48,13 +49,15 @@ class TuneError(ValueError):
 @dataclass(frozen=True)
 class Knob:
     """A key being tuned: `name` as the user wrote it (group-relative, e.g. "wander.jitter"),
-    its path in the scene, the search bounds and the value it had."""
+    its path in the scene, the search bounds, where the search starts (within them) and the
+    value the scene had (the same unless the bounds exclude it)."""
 
     name: str
     path: KeyPath
     low: float
     high: float
     start: float
+    value: float
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,7 @@ def make_knob(scene: Scene, index: int, spec: str) -> Knob:
         high = min(high, key.hi)
     if not (0 < low < high and math.isfinite(high)):
         raise TuneError(f"{spec}: give positive bounds LO < HI, e.g. {name}=1:50")
-    return Knob(name, path, low, high, float(start))
+    return Knob(name, path, low, high, float(start), float(start))
 
 
 def _round(value: float) -> float:
@@ -174,10 +177,22 @@ def tuning_scene(scene: Scene, index: int, agents: int | None) -> Scene:
 
 
 def apply(scene: Scene, knobs: Sequence[Knob], values: Mapping[str, float]) -> Scene:
-    """`scene` with each knob set to its value (validated: SceneError if it is invalid)."""
+    """`scene` with each knob set to its value (validated: SceneError if it is invalid).
+
+    A group whose max_speed is tuned and whose initial_speed is not keeps its initial speed
+    in the same proportion to its max speed (an initial speed of 20 beside a max speed tuned
+    down to 1.5 is not a valid scene)."""
     doc = scene.to_dict()
+    tuned = {k.name for k in knobs}
     for knob in knobs:
         doc = knob.path.apply(doc, values[knob.name])
+        if knob.name == "max_speed" and "initial_speed" not in tuned:
+            old = scene.to_dict()["groups"][knob.path.group]
+            group = doc["groups"][knob.path.group]
+            if old.get("initial_speed") is not None:
+                group["initial_speed"] = _round(
+                    old["initial_speed"] * values[knob.name] / old["max_speed"]
+                )
     return Scene.from_dict(doc, source=scene.source)
 
 
@@ -398,8 +413,17 @@ def _relative_error(achieved: float, target: float) -> float:
     return error if math.isfinite(error) else math.inf
 
 
-def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: str) -> str:
-    """The tuned scene as TOML, opening with comments saying what was tuned and how well."""
+def tuned_toml(
+    result: TuneResult,
+    knobs: Sequence[Knob],
+    group: str,
+    source: str,
+    measured: str | None = None,
+    from_positions: bool = False,
+) -> str:
+    """The tuned scene as TOML, opening with comments saying what was tuned and how well;
+    `measured`: the command that measures it as the check did; from_positions: the fit
+    measured headings from positions (FITTED_FROM_POSITIONS says so to `stats`)."""
     # A comment is one line: a newline in a path or name would end it and break the TOML.
     source, group = (t.replace("\r", "\\r").replace("\n", "\\n") for t in (source, group))
     lines = [
@@ -407,7 +431,7 @@ def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: st
         "Changed (all other keys as in the original scene):",
     ]
     lines += [
-        f"  groups[{k.path.group}].{k.name}: {k.start:g} -> {result.values[k.name]:g}"
+        f"  groups[{k.path.group}].{k.name}: {k.value:g} -> {result.values[k.name]:g}"
         for k in knobs
     ]
     lines.append("Metrics (mean over the seeds tuned with), achieved vs target:")
@@ -424,5 +448,10 @@ def tuned_toml(result: TuneResult, knobs: Sequence[Knob], group: str, source: st
             f"  {m}: {result.checked[m]:.4g} vs {goal:.4g} ({result.checked_errors[m]:.1%} off)"
             for m, goal in result.targets.items()
         ]
+    if measured is not None:
+        measured = measured.replace("\r", "\\r").replace("\n", "\\n")
+        lines.append(f"Measure it as the check's first seed: {measured}")
+    if from_positions:
+        lines.append(FITTED_FROM_POSITIONS.removeprefix("# ") + " (as the tracks' were).")
     header = "\n".join(f"# {line}" for line in lines)
     return f"{header}\n#\n{result.scene.to_toml()}"
