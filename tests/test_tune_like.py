@@ -108,7 +108,7 @@ def test_the_cli_reports_honestly_what_it_could_not_match(tmp_path, capsys):
     assert main(args) == 3  # not reached: a documented status, not bad input (2)
     out, err = capsys.readouterr()
     assert "columns: particle=TrackId, t=Time, x=X, y=Y" in err
-    assert "the tracks are 2D; the group moves in 3D" in err
+    assert "the tracks are 2D; group 'wanderers' moves in 3D (wander.vertical = 1)" in err
     # One line says the targets were not all reached, naming the worst.
     last = err.strip().splitlines()[-1]
     assert last.startswith("wander3d: not within 5% of every target after 8 trials (worst: ")

@@ -395,31 +395,35 @@ def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.N
             "whose group stays level (wander.vertical = 0) to fit flat motion",
             file=sys.stderr,
         )
+    # Along each axis, how far a track moves in a run: no farther than the tracks range (a
+    # box held them) nor than their MSD says they move in --seconds.
     reach = like.reach(found, args.seconds)
     enclosure = scene.enclosure
     axes = (0, 2) if flat else (0, 1, 2)
-    inside = min(enclosure.max[a] - enclosure.min[a] - 2 * enclosure.margin for a in axes)
-    if reach <= BOX_LIMIT * inside:
+    inside = [enclosure.max[a] - enclosure.min[a] - 2 * enclosure.margin for a in axes]
+    need = [min(found.extent[a], reach) for a in axes]
+    ratio, axis = max((n / max(i, 1e-9), a) for n, i, a in zip(need, inside, axes, strict=True))
+    if ratio <= BOX_LIMIT:
         return scene
+    name = "xyz"[axis]
+    said = (
+        f"the tracks range {need[axes.index(axis)]:.3g} units along {name} in {args.seconds:g} "
+        f"s, and the scene's box is {inside[axes.index(axis)]:.3g} units along {name} inside "
+        "its wall margins"
+    )
     if not args.fit_box:
         raise CliError(
-            f"--like: the tracks move {reach:.3g} units in {args.seconds:g} s (root mean "
-            f"square), and the scene's box is {inside:.3g} units across inside its wall "
-            f"margins: its walls would turn the group where the tracks went on; --fit-box "
-            f"scales the box to {BOX_REACH:g} times their reach"
+            f"--like: {said}: its walls would turn the group where the tracks went on; "
+            f"--fit-box scales the box to {BOX_REACH:g} times their range"
         )
-    factor = BOX_REACH * reach / inside
+    factor = BOX_REACH * ratio
     scaled = dataclasses.replace(
         enclosure,
         min=_scaled(enclosure.min, factor),
         max=_scaled(enclosure.max, factor),
         margin=enclosure.margin * factor,
     )
-    print(
-        f"{PROG}: the box scaled {factor:.3g} times to hold the tracks' reach ({reach:.3g} "
-        f"units in {args.seconds:g} s): {inside * factor:.3g} units across inside its margins",
-        file=sys.stderr,
-    )
+    print(f"{PROG}: {said}: the box scaled {factor:.3g} times (--fit-box)", file=sys.stderr)
     return scene.replace(enclosure=scaled)
 
 

@@ -51,7 +51,8 @@ class TrackTargets:
     """The targets taken from tracks: metric -> value (TURN_DISTANCE -> 0), the tracks'
     profile, the measures not targeted (metric -> why), the tracks' full stats, whether
     their headings came from positions (then the trials' must too: `measure_profile`), and
-    whether they move in 3D (False: flat, in the horizontal plane)."""
+    whether they move in 3D (False: flat, in the horizontal plane), and how far a track
+    ranges along x, y and z (units: the median over tracks of its bounding box's sides)."""
 
     targets: dict[str, float]
     profile: Profile
@@ -59,6 +60,7 @@ class TrackTargets:
     stats: GroupStats
     from_positions: bool
     three_d: bool = True
+    extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -178,6 +180,7 @@ def write_plot(
                     "Turn-angle distribution")  # fmt: skip
     plot.style_axes(msd, "lag (s, log scale)", "mean squared displacement (units², log scale)",
                     "Mean squared displacement")  # fmt: skip
+    plot.plain_log_ticks(msd)
     for ax in (turns, msd):
         plot.style_legend(ax)
     fig.savefig(out, format=file_format, dpi=100, facecolor=plot.BACKGROUND)
