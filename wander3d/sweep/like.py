@@ -107,7 +107,13 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     targets[TURN_DISTANCE] = 0.0
     samples = tracks.samples
     three_d = bool(np.asarray(samples.high)[1] > np.asarray(samples.low)[1])
-    return TrackTargets(targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d)
+    # Samples after a track's end repeat its last one: within its box.
+    sides = samples.positions.max(axis=0) - samples.positions.min(axis=0)  # (n, 3)
+    median = np.median(sides, axis=0)
+    extent = (float(median[0]), float(median[1]), float(median[2]))
+    return TrackTargets(
+        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent
+    )
 
 
 def reach(found: TrackTargets, seconds: float) -> float:
