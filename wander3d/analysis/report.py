@@ -44,8 +44,8 @@ the group and all samples. angle(a, b) = atan2(|a x b|, a . b).
                 (pairs where either interval has no turn left out), first drops below
                 1/e, interpolated linearly between samples (C = exp(-t/T) gives T).
                 '>' marks a lower bound: C stayed above 1/e up to the last lag computed
-                (20 s or 20 samples, at most half the run); n/a: no agent turned at
-                all. About 0.63 * Ts means no persistence: the turning axis is
+                (--max-lag: 20 s or 20 samples, at most half the run); n/a: no agent
+                turned at all. About 0.63 * Ts means no persistence: the turning axis is
                 uncorrelated from one sample to the next.
   coverage      share of the enclosure's 16 x 16 x 16 equal cells (the box's
                 proportions) that some agent of the group was in at some sample (%).
@@ -76,9 +76,12 @@ depend on Ts: a path looks straighter sampled more often.
                 for a CRW; use it for any other path: where turns persist (wander, real
                 animals) the direction forgets faster than c^k says, and P_CRW overstates.
   MSD slope     slope of log MSD against log lag, the MSD at lag m Ts being the mean
-                of |p_k+m - p_k|^2 over agents and k (what trackpy's emsd computes),
-                fitted over 20 log-spaced lags from Ts to the last lag computed:
-                2 ballistic, 1 diffusive, towards 0 confined by the box.
+                of |p_k+m - p_k|^2 over every pair of samples m apart, of every agent,
+                each pair weighing alike (trackpy's emsd weighs each track's mean by
+                its count of independent pairs instead: the same on tracks of one
+                length, not on ragged ones), fitted over 20 log-spaced lags from Ts to
+                the last lag computed (--max-lag): 2 ballistic, 1 diffusive, towards 0
+                confined by the box.
   CRW slope     the same slope of the CRW's MSD (Kareiva & Shigesada 1983), valid in
                 3D when turns are symmetric about the previous step:
                 MSD(m) = m E[l^2] + 2 E[l]^2 c/(1-c) (m - (1 - c^m)/(1-c)),

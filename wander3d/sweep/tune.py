@@ -237,17 +237,21 @@ def tune(
         timeout=timeout,
     )  # fmt: skip
     with _quiet_optuna() as optuna:
-        # TPE over the whole ranges, then CMA-ES from the best point found (when the cmaes
-        # package is there): the coarse search finds the basin, the fine one its floor.
-        coarse = trials if not _has_cmaes() else max(BATCH, round(trials * COARSE_SHARE))
-        tpe = optuna.samplers.TPESampler(seed=seed, multivariate=True)
-        studies = [optuna.create_study(sampler=tpe)]
-        studies[0].enqueue_trial({k.name: k.start for k in knobs})
+        # Coarse to fine: TPE over the whole ranges finds the basin, then a local search
+        # around the best point so far (steps shrinking when a batch finds nothing better)
+        # finds its floor, which TPE's wide proposals rarely hit.
+        coarse = max(BATCH, round(trials * COARSE_SHARE))
+        study = optuna.create_study(
+            sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True)
+        )
+        study.enqueue_trial({k.name: k.start for k in knobs})
+        local = _LocalSteps(seed)
         while search.done < trials and not search.met(tolerance):
-            if search.done >= coarse and len(studies) == 1:
-                studies.append(_fine_study(optuna, search, knobs, seed))
             batch = min(BATCH, trials - search.done)
-            search.run_batch(studies[-1], batch, run)
+            if search.done < coarse:
+                search.run_batch(study, batch, run)
+            else:
+                local.run_batch(search, batch, run)
             if on_batch is not None:
                 on_batch(search.done, search.best_errors())
     tuned = apply(scene, knobs, search.best_values)
@@ -267,14 +271,8 @@ def tune(
     )
 
 
-#: With CMA-ES available, the share of the trials the coarse TPE search takes.
+#: The share of the trials the coarse TPE search takes; the local search has the rest.
 COARSE_SHARE = 0.5
-
-
-def _has_cmaes() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("cmaes") is not None
 
 
 @contextlib.contextmanager
@@ -283,20 +281,43 @@ def _quiet_optuna() -> Iterator[Any]:
     multivariate TPE reached the user's terminal)."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         warnings.filterwarnings("ignore", module="optuna")
         yield optuna
 
 
-def _fine_study(optuna: Any, search: _Search, knobs: Sequence[Knob], seed: int) -> Any:
-    """A CMA-ES study starting at the best values found, a step of a fifth of each range
-    (in log space), the best point enqueued first."""
-    x0 = {k.name: search.best_values[k.name] for k in knobs}
-    sampler = optuna.samplers.CmaEsSampler(x0=x0, sigma0=0.2, seed=seed + 1, n_startup_trials=0)
-    study = optuna.create_study(sampler=sampler)
-    return study
+#: The local search's first step (log scale: about 15% of each value), and how it shrinks
+#: after a batch that found nothing better.
+LOCAL_STEP = 0.15
+LOCAL_SHRINK = 0.6
+
+
+class _LocalSteps:
+    """A seeded (1 + batch) evolution strategy in log space around the best values: each
+    batch tries random steps of `step` from the best point, and shrinks the step when none
+    of them is better."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.step = LOCAL_STEP
+
+    def run_batch(self, search: _Search, size: int, run: Callable[..., None]) -> None:
+        centre = search.best_values
+        values = [
+            {
+                k.name: _round(
+                    min(
+                        max(centre[k.name] * math.exp(self.step * self.rng.normal()), k.low), k.high
+                    )
+                )
+                for k in search.local
+            }
+            for _ in range(size)
+        ]
+        if not search.run_values(values, run):
+            self.step *= LOCAL_SHRINK
 
 
 class _Search:
@@ -336,11 +357,26 @@ class _Search:
 
     def run_batch(self, study: Any, size: int, run: Callable[..., None]) -> None:
         """Ask `study` for `size` trials, measure them on the cluster, tell their losses."""
-        batch = [study.ask() for _ in range(size)]
-        values = [
-            {k.name: _round(t.suggest_float(k.name, k.low, k.high, log=True)) for k in self.local}
-            for t in batch
-        ]
+        import optuna
+
+        # The whole search space up front: a sampler that models the knobs together (CMA-ES)
+        # samples them so from a new study's first trial, not at random.
+        space = {k.name: optuna.distributions.FloatDistribution(k.low, k.high, log=True)
+                 for k in self.local}  # fmt: skip
+        batch = [study.ask(fixed_distributions=space) for _ in range(size)]
+        values = [{k.name: _round(t.params[k.name]) for k in self.local} for t in batch]
+        losses = self._measure(values, run)
+        for t, loss in zip(batch, losses, strict=True):
+            study.tell(t, loss)
+
+    def run_values(self, values: list[dict[str, float]], run: Callable[..., None]) -> bool:
+        """Measure trials of these values; whether one of them is the best so far."""
+        best = self.best_loss
+        self._measure(values, run)
+        return self.best_loss < best
+
+    def _measure(self, values: list[dict[str, float]], run: Callable[..., None]) -> list[float]:
+        """Each trial's loss (the sum of squared relative errors), keeping the best."""
         tasks = []
         for i, v in enumerate(values):
             trial_scene = apply(self.measured, self.local, v)
@@ -349,17 +385,19 @@ class _Search:
                 tasks.append((key, trial_scene.replace(seed=self.first_seed + s)))
         results: dict[str, list[Any]] = {}
         run(tasks, on_result=results.__setitem__)
-        for i, (t, v) in enumerate(zip(batch, values, strict=True)):
+        losses = []
+        for i, v in enumerate(values):
             runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
             achieved, fitted = _achieved(runs, self.targets, self.profile)
             errors = {m: _relative_error(achieved[m], g) for m, g in self.targets.items()}
             loss = sum(e * e for e in errors.values())
             loss = loss if math.isfinite(loss) else 1e12
-            study.tell(t, loss)
+            losses.append(loss)
             if loss < self.best_loss:
                 self.best_loss, self.best_values = loss, v
                 self.best_achieved, self.best_profile = achieved, fitted
-        self.done += len(batch)
+        self.done += len(values)
+        return losses
 
 
 def check_seeds(scene: Scene, seeds: int) -> list[int]:
