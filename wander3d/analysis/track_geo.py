@@ -46,27 +46,45 @@ def check_degrees(lon: Array, lat: Array) -> tuple[int, str] | None:
 
 
 def local_frames(lon: Array, lat: Array, starts: Array, ends: Array) -> tuple[Array, Array, Array]:
-    """Metres east and north of each piece's centre, and each piece's reach (m).
+    """Metres east and north of each piece's centre, plus the centre's own place (so that
+    the pieces keep their places relative to each other, for coverage: no measure of a
+    piece depends on it), and each piece's reach from its centre (m).
 
     lon, lat: (n,) degrees of fixes whose pieces are the contiguous blocks starts[i]:ends[i].
     The centre is the middle of the piece's latitude span and of its longitude span (taken
-    the short way round, across the antimeridian if that is shorter)."""
+    the short way round, across the antimeridian if that is shorter); the centres are placed
+    in the same way about theirs."""
     from pyproj import Geod
 
-    counts = ends - starts
-    piece = np.repeat(np.arange(len(starts)), counts)
+    geod = Geod(ellps="WGS84")
+    piece = np.repeat(np.arange(len(starts)), ends - starts)
+    lon0, lat0 = _centres(lon, lat, starts)
+    azimuth, _back, distance = geod.inv(lon0[piece], lat0[piece], lon, lat)
+    a = np.radians(np.asarray(azimuth))
+    d = np.asarray(distance)
+    reach = np.maximum.reduceat(d, starts) if len(d) else np.zeros(0)
+    # Where each centre is, about the centres' own centre.
+    lon00, lat00 = _centres(lon0, lat0, np.zeros(1, dtype=np.int64))
+    azimuth0, _back, distance0 = geod.inv(
+        np.full(len(lon0), lon00[0]), np.full(len(lat0), lat00[0]), lon0, lat0
+    )
+    a0 = np.radians(np.asarray(azimuth0))
+    d0 = np.asarray(distance0)
+    east = d * np.sin(a) + (d0 * np.sin(a0))[piece]
+    north = d * np.cos(a) + (d0 * np.cos(a0))[piece]
+    return east, north, reach
+
+
+def _centres(lon: Array, lat: Array, starts: Array) -> tuple[Array, Array]:
+    """The middle of each block's latitude span and of its longitude span, the short way
+    round (across the antimeridian if that is shorter)."""
     lat0 = (np.maximum.reduceat(lat, starts) + np.minimum.reduceat(lat, starts)) / 2
     wrapped = np.mod(lon, 360.0)  # 0..360: spans that cross 180 deg are short here
     low, high = np.minimum.reduceat(lon, starts), np.maximum.reduceat(lon, starts)
     low360, high360 = np.minimum.reduceat(wrapped, starts), np.maximum.reduceat(wrapped, starts)
     across = (high360 - low360) < (high - low)
     lon0 = np.where(across, (low360 + high360) / 2, (low + high) / 2)
-    lon0 = (lon0 + 180.0) % 360.0 - 180.0
-    azimuth, _back, distance = Geod(ellps="WGS84").inv(lon0[piece], lat0[piece], lon, lat)
-    a = np.radians(np.asarray(azimuth))
-    d = np.asarray(distance)
-    reach = np.maximum.reduceat(d, starts) if len(d) else np.zeros(0)
-    return d * np.sin(a), d * np.cos(a), reach
+    return (lon0 + 180.0) % 360.0 - 180.0, lat0
 
 
 def frame_error(reach: float) -> float:

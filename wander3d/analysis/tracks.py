@@ -788,14 +788,15 @@ def _block(starts: Array, ends: Array) -> Array:
 
 def _extent(p: Array, lengths: Array) -> tuple[Array, Array]:
     """The lowest and highest corner of every track's own samples (T, n, 3), by chunks of
-    tracks (a boolean mask of all samples would copy them)."""
+    tracks (a boolean mask of all samples would copy them); the rows after a track's end
+    are not its samples."""
     low, high = np.full(3, np.inf), np.full(3, -np.inf)
     step = max(1, _CHUNK_ITEMS // max(len(p), 1))
     for lo in range(0, p.shape[1], step):
-        chunk = p[:, lo : lo + step]
-        # Samples after a track's end repeat its last one: inside its extent.
-        low = np.minimum(low, chunk.min(axis=(0, 1)))
-        high = np.maximum(high, chunk.max(axis=(0, 1)))
+        own = np.arange(len(p))[:, None] < lengths[None, lo : lo + step]
+        chunk = p[:, lo : lo + step][own]
+        low = np.minimum(low, chunk.min(axis=0))
+        high = np.maximum(high, chunk.max(axis=0))
     return low, high
 
 
