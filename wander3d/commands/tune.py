@@ -332,6 +332,11 @@ def _print_table(
         )
     for metric, why in (found.skipped if found is not None else {}).items():
         print(f"{metric:<24} {'':>10} {'':>10} {'':>7}  not targeted: {why}")
+    for metric, floor in (found.floors if found is not None else {}).items():
+        print(
+            f"({metric}: 'off' is its distance less {floor:.3g}, the distance between two "
+            "halves of the tracks)"
+        )
 
 
 def _verdict(args: argparse.Namespace, result: TuneResult, found: TrackTargets | None) -> int:
@@ -504,6 +509,7 @@ def _tune(
                 tolerance=args.tolerance,
                 profile=found.profile if found is not None else None,
                 from_positions=found.from_positions if found is not None else False,
+                floors=found.floors if found is not None else None,
                 on_batch=report,
                 timeout=args.timeout,
             )

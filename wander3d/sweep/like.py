@@ -52,7 +52,10 @@ class TrackTargets:
     profile, the measures not targeted (metric -> why), the tracks' full stats, whether
     their headings came from positions (then the trials' must too: `measure_profile`), and
     whether they move in 3D (False: flat, in the horizontal plane), and how far a track
-    ranges along x, y and z (units: the median over tracks of its bounding box's sides)."""
+    ranges along x, y and z (units: the median over tracks of its bounding box's sides);
+    floors: how far the tracks are from themselves on a measure no group can match exactly
+    (TURN_DISTANCE: the distance between the turn angles of their two halves, even and odd
+    tracks), which a fit's error is not held to."""
 
     targets: dict[str, float]
     profile: Profile
@@ -61,6 +64,7 @@ class TrackTargets:
     from_positions: bool
     three_d: bool = True
     extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
+    floors: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -111,9 +115,33 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     sides = samples.positions.max(axis=0) - samples.positions.min(axis=0)  # (n, 3)
     median = np.median(sides, axis=0)
     extent = (float(median[0]), float(median[1]), float(median[2]))
+    floors = {TURN_DISTANCE: _turn_floor(one)}
     return TrackTargets(
-        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent
+        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent, floors
     )
+
+
+def _turn_floor(one: Tracks) -> float:
+    """The turn-angle distance between the even and the odd tracks of `one` (one group): how
+    far two samples of the same motion are apart (0 for fewer than two tracks)."""
+    samples = one.samples
+    n = samples.headings.shape[1]
+    if n < 2:
+        return 0.0
+    halves = []
+    for columns in (np.arange(0, n, 2), np.arange(1, n, 2)):
+        half = dataclasses.replace(
+            samples,
+            headings=samples.headings[:, columns],
+            positions=samples.positions[:, columns],
+            speeds=samples.speeds[:, columns],
+            group_slices=(slice(0, len(columns)),),
+            lengths=None if samples.lengths is None else samples.lengths[columns],
+        )
+        _stats, (curves,) = compute_stats(half, one.groups)
+        halves.append(curves.turn_counts)
+    distance = turn_distance(halves[0], halves[1])
+    return distance if math.isfinite(distance) else 0.0
 
 
 def reach(found: TrackTargets, seconds: float) -> float:

@@ -215,6 +215,7 @@ def tune(
     on_batch: Callable[[int, dict[str, float]], None] | None = None,
     check: bool = True,
     timeout: float = execute.CONNECT_TIMEOUT_S,
+    floors: Mapping[str, float] | None = None,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
@@ -222,16 +223,20 @@ def tune(
     With a `profile` (recorded tracks'), the target like.TURN_DISTANCE is the distance of the
     group's turn-angle distribution (its seeds' pooled) from the profile's; from_positions:
     the group's headings are taken from its positions, as the tracks' were. on_batch(
-    trials_done, best_errors) is called after each batch. Returns the best trial, with
+    trials_done, best_errors) is called after each batch. floors: metric -> an error no
+    closer fit can beat (its own sampling noise), taken off that metric's error. Returns the
+    best trial, with
     `check`, measured again as `check_tuned` says. ClusterError as `execute.run_tasks`
     raises it (`timeout`: seconds without workers).
     """
     task: Callable[[Scene, float, float], Any] = execute.measure
     if profile is not None:
         task = functools.partial(like.measure_profile, from_positions=from_positions)
+    floors = dict(floors or {})
     search = _Search(
         tuning_scene(scene, index, agents), knobs, targets, profile, task, seeds, scene.seed
     )
+    search.floors = floors
     run = functools.partial(
         execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=task,
         timeout=timeout,
@@ -261,11 +266,11 @@ def tune(
         values=search.best_values,
         targets=dict(targets),
         achieved=achieved,
-        errors={m: _relative_error(achieved[m], g) for m, g in targets.items()},
+        errors=_errors(achieved, targets, floors),
         trials=search.done,
         scene=tuned,
         checked=checked,
-        checked_errors={m: _relative_error(checked[m], g) for m, g in targets.items() if checked},
+        checked_errors=_errors(checked, targets, floors) if checked else {},
         checked_agents=tuned.groups[index].count if check else 0,
         profile=search.best_profile,
     )
@@ -339,6 +344,7 @@ class _Search:
             dataclasses.replace(k, path=dataclasses.replace(k.path, group=0)) for k in knobs
         ]
         self.targets = dict(targets)
+        self.floors: dict[str, float] = {}
         self.profile = profile
         self.seeds = seeds
         # The search's seeds follow the scene's own, which the check measures first.
@@ -350,7 +356,7 @@ class _Search:
         self.best_profile: like.Profile | None = None
 
     def best_errors(self) -> dict[str, float]:
-        return {m: _relative_error(self.best_achieved[m], g) for m, g in self.targets.items()}
+        return _errors(self.best_achieved, self.targets, self.floors)
 
     def met(self, tolerance: float) -> bool:
         return self.done > 0 and max(self.best_errors().values()) <= tolerance
@@ -389,7 +395,7 @@ class _Search:
         for i, v in enumerate(values):
             runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
             achieved, fitted = _achieved(runs, self.targets, self.profile)
-            errors = {m: _relative_error(achieved[m], g) for m, g in self.targets.items()}
+            errors = _errors(achieved, self.targets, self.floors)
             loss = sum(e * e for e in errors.values())
             loss = loss if math.isfinite(loss) else 1e12
             losses.append(loss)
@@ -442,6 +448,17 @@ def _achieved(
         for m in targets
     }
     return achieved, fitted
+
+
+def _errors(
+    achieved: Mapping[str, float], targets: Mapping[str, float], floors: Mapping[str, float]
+) -> dict[str, float]:
+    """Each target's relative error, less its floor (the error two samples of the target
+    itself have, like.TrackTargets.floors), never below 0."""
+    return {
+        m: max(0.0, _relative_error(achieved[m], g) - floors.get(m, 0.0))
+        for m, g in targets.items()
+    }
 
 
 def _relative_error(achieved: float, target: float) -> float:
