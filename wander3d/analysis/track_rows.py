@@ -270,7 +270,8 @@ def read_rows(
     """Every row of `path` as `Rows`, read batch by batch into arrays sized for `expected`
     rows. TracksError, with the line, for a value that is not what its column holds; and,
     before reading more rows than fit in the memory budget (`ROW_BYTES` a fix), one saying
-    so."""
+    so. With dialect.skip_bad, rows with the wrong number of fields are skipped and counted
+    (`Rows.notes`), not refused."""
     import pyarrow as pa
 
     layout = plan.layout
@@ -280,7 +281,8 @@ def read_rows(
     ids, groups = _Ids(), _Ids()
     parts = _Growing(expected)
     rows_read = 0
-    batches = track_source.read_batches(path, dialect, layout.columns, plan.types)
+    bad = track_source.BadRows(dialect.skip_bad)
+    batches = track_source.read_batches(path, dialect, layout.columns, plan.types, bad=bad)
     try:
         for batch in batches:
             n = batch.num_rows
@@ -319,7 +321,18 @@ def read_rows(
         names=names,
         groups=group_names,
         source=parts.take("s"),
+        notes=_bad_notes(bad.rows, lines),
     )
+
+
+def _bad_notes(rows: list[str], lines: Lines) -> list[str]:
+    """A note on the rows skipped for their number of fields, naming the first's line."""
+    if not rows:
+        return []
+    line = lines.find(rows[0])
+    first = f", the first on line {line}" if line is not None else ""
+    plural = "s" if len(rows) != 1 else ""
+    return [f"{len(rows):,} row{plural} with the wrong number of fields skipped{first}"]
 
 
 class _Growing:
@@ -496,12 +509,12 @@ def _arrow_error(
         found = _find_value(path, dialect, plan, name, m[3]) if name else None
         if found is not None:
             return TracksError(f"{lines.at(found)}: {name} is {m[3]!r}, not a number")
-    if "Expected" in text and "columns" in text:
-        hint = ""
-        if dialect.separator == ",":
-            hint = "; if the file has another separator, give it"
-            return TracksError(f"{path}: {text}{hint}", "separator")
-    return TracksError(f"{path}: {text}")
+    return _parse_error(text, path, dialect, lines)
+
+
+def _parse_error(text: str, path: Path, dialect: Dialect, lines: Lines) -> TracksError:
+    """pyarrow's CSV parse error `text` as a TracksError naming the line it quotes."""
+    return source_error(track_source.parse_error(text, path, dialect))
 
 
 def _find_value(path: Path, dialect: Dialect, plan: ReadPlan, name: str, value: str) -> int | None:
@@ -616,7 +629,7 @@ def _head_values(path: Path, dialect: Dialect, name: str) -> list[str | None] | 
         )
         batch = next(iter(batches), None)
     except (pa.ArrowException, OSError, EOFError) as e:
-        raise TracksError(f"{path}: {_first_line(e)}") from None
+        raise _parse_error(_first_line(e), path, dialect, Lines(path, dialect)) from None
     values = [] if batch is None else batch.column(0).slice(0, 200).to_pylist()
     if dialect.decimal == ",":  # as the reader will parse numbers
         values = [v.replace(",", ".") if v is not None else None for v in values]

@@ -61,7 +61,9 @@ class Dialect:
     separator: the CSV field separator; decimal: "." or ",";
     encoding:  "utf8" or "utf-16"; compressed: the compression's file ending or "";
     skip:      comment or blank lines before the header;
-    notes:     what was found that the user should know (a ';' separator, UTF-16), in words.
+    notes:     what was found that the user should know (a ';' separator, UTF-16), in words;
+    names:     the column names of a file without a header line (its first line is a row);
+    skip_bad:  skip rows with the wrong number of fields rather than refuse them.
     """
 
     parquet: bool
@@ -71,6 +73,8 @@ class Dialect:
     compressed: str = ""
     skip: int = 0
     notes: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    skip_bad: bool = False
 
 
 def kind_of(path: Path) -> tuple[bool, str]:
@@ -115,8 +119,10 @@ def _count_fields(line: str, separator: str) -> int:
         return 0
 
 
-def sniff(path: Path, separator: str | None = None) -> Dialect:
-    """The dialect of `path` (see the module's description); `separator` forces one."""
+def sniff(path: Path, separator: str | None = None, names: tuple[str, ...] = ()) -> Dialect:
+    """The dialect of `path` (see the module's description); `separator` forces one; `names`
+    name the columns of a file without a header line. SourceError for a first line that
+    looks like a row rather than column names (then `names` helps)."""
     parquet, compressed = kind_of(path)
     if parquet:
         return Dialect(parquet=True)
@@ -170,7 +176,29 @@ def sniff(path: Path, separator: str | None = None) -> Dialect:
         notes.append(f"{shown}-separated" + (", decimal commas" if decimal == "," else ""))
     if compressed:
         notes.append(f"{compressed[1:]}-compressed")
-    return Dialect(False, separator, decimal, encoding, compressed, skip, tuple(notes))
+    if not names and _looks_like_a_row(body[0], separator):
+        above = [line.lstrip("# ").strip() for line in lines[:skip] if line.strip()]
+        said = f" (the comment above it says {above[-1][:60]!r})" if above else ""
+        raise SourceError(
+            f"{path}: line {skip + 1}, {body[0][:50]!r}..., looks like a row, not column "
+            f"names{said}: the file has no header line; name its columns",
+            "names",
+        )
+    if names:
+        notes.append("columns named " + ", ".join(names))
+    return Dialect(False, separator, decimal, encoding, compressed, skip, tuple(notes), names)
+
+
+def _looks_like_a_row(line: str, separator: str) -> bool:
+    """Whether a header line is data: most of its fields numbers or date-times."""
+    import csv
+
+    try:
+        fields = next(csv.reader([line], delimiter=separator))
+    except (csv.Error, StopIteration):
+        return False
+    data = [f for f in fields if re.fullmatch(r"\s*[-+]?[\d.:/ T-]*\d[\d.:/ TZ+-]*\s*", f)]
+    return len(fields) > 1 and len(data) * 2 > len(fields)
 
 
 def _separator(lines: Sequence[str]) -> str:
@@ -200,17 +228,29 @@ def column_names(path: Path, dialect: Dialect) -> list[str]:
     except UnicodeDecodeError:
         raise SourceError(f"{path}: the column names are not UTF-8 text") from None
     except (pa.ArrowException, OSError, EOFError) as e:
-        raise SourceError(f"{path}: {_first_line(e)}") from None
+        raise parse_error(_first_line(e), path, dialect) from None
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise SourceError(f"{path}: column {twice[0]!r} appears twice")
     return names
 
 
-def _skip_comments(row: Any) -> str:
-    """pyarrow's handler of a row with the wrong number of fields: a comment line is skipped,
-    anything else is an error."""
-    return "skip" if str(row.text).lstrip().startswith("#") else "error"
+class BadRows:
+    """pyarrow's handler of a row with the wrong number of fields: a comment line is skipped;
+    anything else is an error, or with `skip` skipped and kept in `rows` (their text)."""
+
+    def __init__(self, skip: bool = False) -> None:
+        self.skip = skip
+        self.rows: list[str] = []
+
+    def __call__(self, row: Any) -> str:
+        text = str(row.text)
+        if text.lstrip().startswith("#"):
+            return "skip"
+        if self.skip:
+            self.rows.append(text)
+            return "skip"
+        return "error"
 
 
 def _csv_reader(
@@ -219,11 +259,20 @@ def _csv_reader(
     include: Sequence[str] | None,
     types: dict,
     block: int = BLOCK_BYTES,
+    bad: BadRows | None = None,
 ) -> Any:
     import pyarrow.csv as pacsv
 
-    read = pacsv.ReadOptions(encoding=dialect.encoding, skip_rows=dialect.skip, block_size=block)
-    parse = pacsv.ParseOptions(delimiter=dialect.separator, invalid_row_handler=_skip_comments)
+    read = pacsv.ReadOptions(
+        encoding=dialect.encoding,
+        skip_rows=dialect.skip,
+        block_size=block,
+        column_names=list(dialect.names) or None,
+    )
+    parse = pacsv.ParseOptions(
+        delimiter=dialect.separator,
+        invalid_row_handler=bad if bad is not None else BadRows(dialect.skip_bad),
+    )
     convert = pacsv.ConvertOptions(
         include_columns=list(include) if include is not None else None,
         column_types=types,
@@ -239,6 +288,7 @@ def read_batches(
     columns: Sequence[str],
     types: dict[str, Any],
     block: int = BLOCK_BYTES,
+    bad: BadRows | None = None,
 ) -> Iterator[Any]:
     """The rows of `columns` as pyarrow RecordBatches, in file order; CSV columns in `types`
     are converted to those types while parsing (others are inferred). pyarrow's errors come
@@ -249,7 +299,7 @@ def read_batches(
         with pq.ParquetFile(path) as f:
             yield from f.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=list(columns))
         return
-    with _csv_reader(path, dialect, columns, types, block) as reader:
+    with _csv_reader(path, dialect, columns, types, block, bad) as reader:
         yield from reader
 
 
@@ -311,11 +361,24 @@ class Lines:
         """`where` of one row."""
         return self.where(row)[0]
 
+    def find(self, text: str) -> int | None:
+        """The number of the first line that is `text` (pyarrow quotes a bad row's text in
+        its errors, not its line), or None."""
+        if self.dialect.parquet:
+            return None
+        encoding = "utf-8-sig" if self.dialect.encoding == "utf8" else self.dialect.encoding
+        with _open_binary(self.path, self.dialect.compressed) as raw:
+            lines = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
+            for number, line in enumerate(lines, start=1):
+                if line.rstrip("\r\n") == text:
+                    return number
+        return None
+
     def _line_numbers(self, rows: list[int]) -> dict[int, int]:
         found: dict[int, int] = {}
         wanted = iter(rows)
         target = next(wanted, None)
-        row = -2  # the header is row -1
+        row = -2 if not self.dialect.names else -1  # the header is row -1
         encoding = "utf-8-sig" if self.dialect.encoding == "utf8" else self.dialect.encoding
         with _open_binary(self.path, self.dialect.compressed) as raw:
             text = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
@@ -330,9 +393,24 @@ class Lines:
                 while target is not None and row == target:
                     found[target] = number
                     target = next(wanted, None)
+        first = self.dialect.skip + (1 if self.dialect.names else 2)
         for missing in (r for r in rows if r not in found):
-            found[missing] = missing + 2 + self.dialect.skip
+            found[missing] = missing + first
         return found
+
+
+def parse_error(text: str, path: Path, dialect: Dialect) -> SourceError:
+    """pyarrow's error `text` as a SourceError; a row with too many or too few fields is
+    named by its line (pyarrow quotes the row, not its line)."""
+    fields = re.search(r"Expected (\d+) columns, got (\d+): (.*)", text)
+    if fields is None:
+        return SourceError(f"{path}: {text}")
+    number = Lines(path, dialect).find(fields[3])
+    where = f"{path}: line {number}" if number is not None else str(path)
+    said = f"{where}: {fields[2]} fields where the header has {fields[1]} ({fields[3][:60]!r})"
+    if dialect.separator == "," and fields[1] == "1":
+        return SourceError(f"{said}; if the file has another separator, give it", "separator")
+    return SourceError(said, "skip_bad_rows")
 
 
 def _first_line(e: BaseException) -> str:
@@ -341,12 +419,14 @@ def _first_line(e: BaseException) -> str:
 
 
 __all__ = [
+    "BadRows",
     "Dialect",
     "Lines",
     "SourceError",
     "column_names",
     "kind_of",
     "parquet_rows",
+    "parse_error",
     "read_batches",
     "sniff",
     "stem",

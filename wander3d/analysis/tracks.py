@@ -115,7 +115,9 @@ class TrackOptions:
     z_unit:          "m" or "ft": the unit of a geographic file's altitude;
     up:              "y" or "z": the up axis of non-geographic 3D tracks (default y);
     drop_duplicates: drop repeated rows (same particle, time and position) and count them;
-    sort:            put each track's fixes in time order.
+    sort:            put each track's fixes in time order;
+    names:           the column names of a CSV without a header line;
+    skip_bad_rows:   skip (and count) CSV rows with the wrong number of fields.
     """
 
     dt: float | None = None
@@ -130,6 +132,8 @@ class TrackOptions:
     up: str | None = None
     drop_duplicates: bool = False
     sort: bool = False
+    names: tuple[str, ...] = ()
+    skip_bad_rows: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,7 +204,8 @@ def read_tracks(
     if not path.is_file():
         raise TracksError(f"{path}: {missing_file_problem(path)}")
     try:
-        dialect = track_source.sniff(path, options.separator)
+        dialect = track_source.sniff(path, options.separator, options.names)
+        dialect = dataclasses.replace(dialect, skip_bad=options.skip_bad_rows)
         names = track_source.column_names(path, dialect)
     except SourceError as e:
         raise source_error(e) from None
@@ -220,7 +225,7 @@ def read_tracks(
     lines = Lines(path, dialect)
     expected = _check_rows_fit(path, dialect, layout)
     rows = read_rows(path, dialect, plan, lines, expected)
-    notes = [*dialect.notes, *_layout_notes(layout, path, names)]
+    notes = [*dialect.notes, *_layout_notes(layout, path, names), *rows.notes]
     if plan.times is not None and plan.times.note:
         notes.append(plan.times.note)
     geographic = _is_geographic(layout, options)
@@ -610,7 +615,7 @@ def _positions(
             notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
         else:
             positions = np.column_stack([x, y, z])
-            if options.up is None:
+            if options.up is None and record is None:  # wander3d's own runs are +y up
                 notes.append("3D tracks taken as +y up (--up z for z-up data)")
     else:
         positions = np.column_stack([x, np.zeros_like(x), -y])

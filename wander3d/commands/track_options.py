@@ -36,6 +36,8 @@ TRACK_OPTIONS = (
     "up",
     "drop_duplicates",
     "sort",
+    "names",
+    "skip_bad_rows",
 )
 #: What to add to a TracksError whose `missing` names a TrackOptions field: the option.
 HINTS = {
@@ -46,6 +48,8 @@ HINTS = {
     "time_format": " with --time-format",
     "separator": "; name the separator with --sep (e.g. --sep ';')",
     "crs": " (--crs)",
+    "names": " with --names NAME,NAME,...",
+    "skip_bad_rows": "; --skip-bad-rows skips such rows (and counts them)",
 }
 _SEPARATORS = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 
@@ -134,6 +138,17 @@ def add_track_options(parser: argparse.ArgumentParser, applies: str) -> None:
         "repeated at another position is refused with both lines",
     )
     group.add_argument("--sort", action="store_true", help="put each track's fixes in time order")
+    group.add_argument(
+        "--names",
+        metavar="NAME,...",
+        help="the column names of a CSV without a header line (its first line is a row)",
+    )
+    group.add_argument(
+        "--skip-bad-rows",
+        action="store_true",
+        help="skip CSV rows with another number of fields than the header (counted and the "
+        "first named), instead of refusing the file",
+    )
 
 
 def given_track_options(args: argparse.Namespace) -> list[str]:
@@ -166,6 +181,8 @@ def track_options(args: argparse.Namespace) -> TrackOptions:
         up=args.up,
         drop_duplicates=args.drop_duplicates,
         sort=args.sort,
+        names=tuple(name.strip() for name in args.names.split(",")) if args.names else (),
+        skip_bad_rows=args.skip_bad_rows,
     )
 
 
