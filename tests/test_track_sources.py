@@ -335,7 +335,8 @@ def test_times_in_common_forms(tmp_path, capsys, stamps, args, note):
         ("id,t,x,y\n1,yesterday,0,0\n", [], "line 2: t is 'yesterday': not a number, nor a "
          "date-time"),
         ("id;t;x;y\n1;0;0;0\n", ["--sep", ","], "has no ','; name the separator with --sep"),
-        ("id,t,x,y\n1,0,0,0\n1,0.1,1,2,5\n", [], "Expected 4 columns, got 5"),
+        ("id,t,x,y\n1,0,0,0\n1,0.1,1,2,5\n", [], "line 3: 5 fields where the header has 4 "
+         "('1,0.1,1,2,5'); --skip-bad-rows skips such rows"),
     ],
 )  # fmt: skip
 def test_refusals_name_the_line_and_the_option_that_helps(tmp_path, capsys, text, args, message):
@@ -380,3 +381,18 @@ def test_a_track_at_rest_is_left_out_of_the_straightness(tmp_path, capsys):
     path.write_text("\n".join(rows) + "\n")
     doc, _ = stats(["--tracks", str(path)], capsys)
     assert doc["groups"][0]["straightness"] == pytest.approx(1.0, rel=1e-9)
+
+
+def test_a_track_across_a_continent_keeps_its_geodesic_steps_and_turns(tmp_path, capsys):
+    """A flight of 300 geodesic steps of 20 km turning 0.2 deg clockwise each: 6,000 km, far
+    beyond what one azimuthal frame holds to 0.1% (it would stretch steps by up to 6%)."""
+    lon, lat = geodesic_walk(-120.0, 35.0, 301, step=20_000.0, turn=0.2, azimuth=70.0)
+    rows = [f"AAL1,{10 * k},{lon[k]:.9f},{lat[k]:.9f}" for k in range(301)]
+    path = tmp_path / "flight.csv"
+    path.write_text("callsign,t,lon,lat\n" + "\n".join(rows) + "\n")
+    args = ["--tracks", str(path), "--sample-rate", "0.1", "--columns", "particle=callsign"]
+    doc, err = stats(args, capsys)
+    g = doc["groups"][0]
+    assert g["mean_step"] == pytest.approx(20_000.0, rel=1e-6)
+    assert g["mean_sin_turn"] == pytest.approx(-np.sin(np.radians(0.2)), rel=1e-3)
+    assert "laid out by their geodesic steps and turns" in err

@@ -70,9 +70,62 @@ def local_frames(lon: Array, lat: Array, starts: Array, ends: Array) -> tuple[Ar
     )
     a0 = np.radians(np.asarray(azimuth0))
     d0 = np.asarray(distance0)
-    east = d * np.sin(a) + (d0 * np.sin(a0))[piece]
-    north = d * np.cos(a) + (d0 * np.cos(a0))[piece]
+    east, north = d * np.sin(a), d * np.cos(a)
+    wide = frame_errors(reach) > MAX_FRAME_ERROR
+    if wide.any():
+        rows = np.repeat(wide, ends - starts)
+        sub_starts = np.concatenate([[0], np.cumsum((ends - starts)[wide])[:-1]])
+        east[rows], north[rows] = _developed(lon[rows], lat[rows], sub_starts, geod)
+    east += (d0 * np.sin(a0))[piece]
+    north += (d0 * np.cos(a0))[piece]
     return east, north, reach
+
+
+#: A piece whose frame would stretch distances by more than this is laid out by its geodesic
+#: steps instead (`_developed`): from about 490 km from its centre.
+MAX_FRAME_ERROR = 1e-3
+
+
+def frame_errors(reach: Array) -> Array:
+    """`frame_error` of each reach (m)."""
+    c = np.asarray(reach, dtype=np.float64) / EARTH_RADIUS
+    safe = np.where(c > 1e-9, c, 1.0)
+    return np.where(c > 1e-9, safe / np.sin(safe) - 1.0, c * c / 6.0)
+
+
+def _developed(lon: Array, lat: Array, starts: Array, geod: object) -> tuple[Array, Array]:
+    """Pieces laid flat by their geodesic steps: each step as long as the geodesic between
+    its fixes, each turn the change of the geodesic's azimuth at the fix between two steps,
+    the first step in its own azimuth; centred on the piece's middle. Exact for steps and
+    turns at any extent (a flight across a continent), where one frame would stretch them."""
+    n = len(lon)
+    same = np.ones(n - 1, dtype=bool)
+    same[starts[1:] - 1] = False  # no step from one piece's last fix to the next's first
+    forward, back, step = geod.inv(lon[:-1], lat[:-1], lon[1:], lat[1:])  # type: ignore[attr-defined]
+    forward, back, step = (np.asarray(v, dtype=np.float64) for v in (forward, back, step))
+    arrive = back + 180.0  # the azimuth each step arrives at its end with
+    turn = np.zeros(n - 1)
+    turn[1:] = (forward[1:] - arrive[:-1] + 180.0) % 360.0 - 180.0
+    first = np.zeros(n - 1, dtype=bool)
+    first[0] = True
+    first[starts[1:]] = True  # a piece's first step (its index is its first fix's)
+    turn[first] = forward[first]
+    # Headings: each piece's first azimuth plus its turns so far (cumulative sums restarted).
+    total = np.cumsum(turn)
+    heading = np.radians(
+        total - np.repeat(total[first] - turn[first], np.diff(np.r_[np.flatnonzero(first), n - 1]))
+    )
+    dx = np.where(same, step * np.sin(heading), 0.0)
+    dy = np.where(same, step * np.cos(heading), 0.0)
+    x = np.concatenate([[0.0], np.cumsum(dx)])
+    y = np.concatenate([[0.0], np.cumsum(dy)])
+    # Each piece from its own first fix, centred on the middle of its extent.
+    ends = np.append(starts[1:], n)
+    for values in (x, y):
+        values -= np.repeat(values[starts], ends - starts)
+        middle = (np.maximum.reduceat(values, starts) + np.minimum.reduceat(values, starts)) / 2
+        values -= np.repeat(middle, ends - starts)
+    return x, y
 
 
 def _centres(lon: Array, lat: Array, starts: Array) -> tuple[Array, Array]:

@@ -585,13 +585,20 @@ def _positions(
             raw[:, 0], raw[:, 1], pieces.starts, pieces.ends
         )
         widest = float(reach.max(initial=0.0))
-        error = track_geo.frame_error(widest)
+        wide = track_geo.frame_errors(reach) > track_geo.MAX_FRAME_ERROR
+        error = track_geo.frame_error(widest) if not wide.any() else track_geo.MAX_FRAME_ERROR
         shown = "longitude/latitude" if options.crs is None else f"{options.crs} coordinates"
         notes.append(
             f"{shown} measured in metres in each track's own frame (azimuthal equidistant "
             f"about its centre, WGS84 geodesics, pyproj): the widest reaches "
             f"{widest / 1000:.3g} km from its centre, distances within {100 * error:.2g}%"
         )
+        if wide.any():
+            notes.append(
+                f"{int(wide.sum()):,} track{'s' if wide.sum() != 1 else ''} reaching farther "
+                f"than {track_geo.MAX_FRAME_ERROR:.1%} of stretch allows laid out by their "
+                "geodesic steps and turns instead (exact steps and turns, flattened)"
+            )
         altitude = np.zeros(len(east))
         if three_d:
             unit = options.z_unit
