@@ -581,37 +581,7 @@ def _positions(
     notes: list[str] = []
     warnings: list[str] = []
     if geographic:
-        east, north, reach = track_geo.local_frames(
-            raw[:, 0], raw[:, 1], pieces.starts, pieces.ends
-        )
-        widest = float(reach.max(initial=0.0))
-        wide = track_geo.frame_errors(reach) > track_geo.MAX_FRAME_ERROR
-        error = track_geo.frame_error(widest) if not wide.any() else track_geo.MAX_FRAME_ERROR
-        shown = "longitude/latitude" if options.crs is None else f"{options.crs} coordinates"
-        notes.append(
-            f"{shown} measured in metres in each track's own frame (azimuthal equidistant "
-            f"about its centre, WGS84 geodesics, pyproj): the widest reaches "
-            f"{widest / 1000:.3g} km from its centre, distances within {100 * error:.2g}%"
-        )
-        if wide.any():
-            notes.append(
-                f"{int(wide.sum()):,} track{'s' if wide.sum() != 1 else ''} reaching farther "
-                f"than {track_geo.MAX_FRAME_ERROR:.1%} of stretch allows laid out by their "
-                "geodesic steps and turns instead (exact steps and turns, flattened)"
-            )
-        altitude = np.zeros(len(east))
-        if three_d:
-            unit = options.z_unit
-            column = layout.roles.get("z", "z")
-            if unit is None:
-                unit = "ft" if FEET_NAMES.search(spelling(column)) else "m"
-                other = "m" if unit == "ft" else "ft"
-                notes.append(
-                    f"altitude ({column}) read as {'feet' if unit == 'ft' else 'metres'} "
-                    f"(--z-unit {other} if it is in {'metres' if other == 'm' else 'feet'})"
-                )
-            altitude = raw[:, 2] * Z_UNITS[unit]
-        positions = np.column_stack([east, altitude, -north])
+        positions, notes = _geographic_positions(raw, pieces, layout, options)
         _warn_speeds(fixes, pieces, positions, warnings, lines)
         return positions, notes, warnings
     x, y = raw[:, 0], raw[:, 1]
@@ -632,6 +602,45 @@ def _positions(
         positions -= (low + high) / 2
         warnings += _degree_like(x, y, fixes, layout)
     return positions, notes, warnings
+
+
+def _geographic_positions(
+    raw: Array, pieces: _Pieces, layout: Layout, options: TrackOptions
+) -> tuple[Array, list[str]]:
+    """Longitude, latitude (and altitude) as metres in each piece's own frame, in
+    wander3d's axes (east, altitude, south), and notes on how."""
+    notes: list[str] = []
+    three_d = raw.shape[1] == 3
+    east, north, reach = track_geo.local_frames(raw[:, 0], raw[:, 1], pieces.starts, pieces.ends)
+    widest = float(reach.max(initial=0.0))
+    wide = track_geo.frame_errors(reach) > track_geo.MAX_FRAME_ERROR
+    error = track_geo.frame_error(widest) if not wide.any() else track_geo.MAX_FRAME_ERROR
+    shown = "longitude/latitude" if options.crs is None else f"{options.crs} coordinates"
+    notes.append(
+        f"{shown} measured in metres in each track's own frame (azimuthal equidistant "
+        f"about its centre, WGS84 geodesics, pyproj): the widest reaches "
+        f"{widest / 1000:.3g} km from its centre, distances within {100 * error:.2g}%"
+    )
+    if wide.any():
+        notes.append(
+            f"{int(wide.sum()):,} track{'s' if wide.sum() != 1 else ''} reaching farther "
+            f"than {track_geo.MAX_FRAME_ERROR:.1%} of stretch allows laid out by their "
+            "geodesic steps and turns instead (exact steps and turns, flattened)"
+        )
+    altitude = np.zeros(len(east))
+    if three_d:
+        unit = options.z_unit
+        column = layout.roles.get("z", "z")
+        if unit is None:
+            unit = "ft" if FEET_NAMES.search(spelling(column)) else "m"
+            other = "m" if unit == "ft" else "ft"
+            notes.append(
+                f"altitude ({column}) read as {'feet' if unit == 'ft' else 'metres'} "
+                f"(--z-unit {other} if it is in {'metres' if other == 'm' else 'feet'})"
+            )
+        altitude = raw[:, 2] * Z_UNITS[unit]
+    positions = np.column_stack([east, altitude, -north])
+    return positions, notes
 
 
 def _degree_like(x: Array, y: Array, fixes: _Fixes, layout: Layout) -> list[str]:
@@ -689,33 +698,11 @@ def _resampled(
     measured, lengths = pieces.measured, pieces.lengths
     n = len(measured)
     starts, ends = pieces.starts[measured], pieces.ends[measured]
-    first = fixes.t[starts]
-    p = np.empty((count, n, 3))
-    v = np.empty((count, n, 3)) if velocities is not None else None
-    for lo, hi in _chunks(ends - starts, count):
-        block = _block(starts[lo:hi], ends[lo:hi])
-        local_starts = np.concatenate([[0], np.cumsum(ends[lo:hi] - starts[lo:hi])[:-1]])
-        local_ends = local_starts + (ends[lo:hi] - starts[lo:hi])
-        # Targets past a track's end give its last fix (those samples are left out).
-        targets = first[lo:hi][None, :] + np.arange(count)[:, None] * interval
-        times = fixes.t[block]
-        p[:, lo:hi] = _resample(
-            times, positions[block], local_starts, local_ends, targets, interval
-        )
-        if v is not None:
-            assert velocities is not None
-            v[:, lo:hi] = _resample(
-                times, velocities[block], local_starts, local_ends, targets, interval
-            )
-    headings = np.empty((count, n, 3), dtype=np.float32)
-    speeds = np.empty((count, n), dtype=np.float32)
-    step = max(1, _CHUNK_ITEMS // max(count, 1))
-    for lo in range(0, n, step):
-        sl = slice(lo, lo + step)
-        vel = v[:, sl] if v is not None else _track_gradient(p[:, sl], lengths[sl], interval)
-        speed = np.sqrt(np.einsum("tni,tni->tn", vel, vel))
-        headings[:, sl] = _headings(vel, speed)
-        speeds[:, sl] = speed
+    p = _resample_pieces(fixes.t, positions, starts, ends, count, interval)
+    v = None
+    if velocities is not None:
+        v = _resample_pieces(fixes.t, velocities, starts, ends, count, interval)
+    headings, speeds = _headings_and_speeds(p, v, lengths, interval)
     del v
     labels, rank = _piece_groups(fixes, starts, record, path)
     group_counts = np.bincount(rank, minlength=len(labels))
@@ -765,6 +752,43 @@ def _resampled(
         velocities=velocities is not None,
         particles=tuple(fixes.names[i] for i in fixes.particle[starts]),
     )
+
+
+def _resample_pieces(
+    t: Array, values: Array, starts: Array, ends: Array, count: int, interval: float
+) -> Array:
+    """(T, n, k) samples of the pieces' fixes starts[i]:ends[i] at `interval` from each one's
+    first fix, resampled a chunk of pieces at a time (bounded temporaries)."""
+    out = np.empty((count, len(starts), values.shape[1]))
+    first = t[starts]
+    for lo, hi in _chunks(ends - starts, count):
+        block = _block(starts[lo:hi], ends[lo:hi])
+        local_starts = np.concatenate([[0], np.cumsum(ends[lo:hi] - starts[lo:hi])[:-1]])
+        local_ends = local_starts + (ends[lo:hi] - starts[lo:hi])
+        # Targets past a track's end give its last fix (those samples are left out).
+        targets = first[lo:hi][None, :] + np.arange(count)[:, None] * interval
+        out[:, lo:hi] = _resample(
+            t[block], values[block], local_starts, local_ends, targets, interval
+        )
+    return out
+
+
+def _headings_and_speeds(
+    p: Array, v: Array | None, lengths: Array, interval: float
+) -> tuple[Array, Array]:
+    """float32 unit headings (T, n, 3) and speeds (T, n) from the velocities `v`, or from the
+    positions' central differences, by chunks of tracks."""
+    count, n = p.shape[:2]
+    headings = np.empty((count, n, 3), dtype=np.float32)
+    speeds = np.empty((count, n), dtype=np.float32)
+    step = max(1, _CHUNK_ITEMS // max(count, 1))
+    for lo in range(0, n, step):
+        sl = slice(lo, lo + step)
+        vel = v[:, sl] if v is not None else _track_gradient(p[:, sl], lengths[sl], interval)
+        speed = np.sqrt(np.einsum("tni,tni->tn", vel, vel))
+        headings[:, sl] = _headings(vel, speed)
+        speeds[:, sl] = speed
+    return headings, speeds
 
 
 def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> Array | None:
