@@ -322,7 +322,7 @@ def test_a_backwards_time_stamp_is_refused_naming_track_and_lines(tmp_path, caps
         ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n1,0.1,2,2\n", "particle 1 has two rows at t = 0.1"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n", "the metrics need at least 2 sample"),
-        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2,7\n", "Expected 4 columns, got 5"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2,7\n", "line 3: 5 fields where the header has 4"),
     ],
 )
 def test_bad_tracks_are_one_line_naming_the_column_or_row(tmp_path, capsys, text, message):

@@ -585,21 +585,26 @@ def _positions(
         _warn_speeds(fixes, pieces, positions, warnings, lines)
         return positions, notes, warnings
     x, y = raw[:, 0], raw[:, 1]
-    if three_d:
-        z = raw[:, 2]
-        if options.up == "z":
-            positions = np.column_stack([x, z, -y])
-            notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
-        else:
-            positions = np.column_stack([x, y, z])
-            if options.up is None and record is None:  # wander3d's own runs are +y up
-                notes.append("3D tracks taken as +y up (--up z for z-up data)")
+    # Column by column into one array: no stacked temporaries of every fix.
+    positions = np.empty((len(raw), 3))
+    positions[:, 0] = x
+    if not three_d:
+        positions[:, 1] = 0.0
+        np.negative(y, out=positions[:, 2])
+    elif options.up == "z":
+        positions[:, 1] = raw[:, 2]
+        np.negative(y, out=positions[:, 2])
+        notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
     else:
-        positions = np.column_stack([x, np.zeros_like(x), -y])
+        positions[:, 1] = y
+        positions[:, 2] = raw[:, 2]
+        if options.up is None and record is None:  # wander3d's own runs are +y up
+            notes.append("3D tracks taken as +y up (--up z for z-up data)")
     if record is None:
         # Centred: steps and turns of tracks in UTM metres keep every digit.
-        low, high = positions.min(axis=0), positions.max(axis=0)
-        positions -= (low + high) / 2
+        for axis in range(3):
+            column = positions[:, axis]
+            column -= (column.min() + column.max()) / 2
         warnings += _degree_like(x, y, fixes, layout)
     return positions, notes, warnings
 
@@ -645,7 +650,7 @@ def _geographic_positions(
 
 def _degree_like(x: Array, y: Array, fixes: _Fixes, layout: Layout) -> list[str]:
     """A warning if x and y look like longitude and latitude read as units."""
-    if not (np.abs(x).max() <= 180 and np.abs(y).max() <= 90):
+    if not (-180 <= x.min() and x.max() <= 180 and -90 <= y.min() and y.max() <= 90):
         return []
     same = fixes.particle[1:] == fixes.particle[:-1]
     steps = np.hypot(np.diff(x), np.diff(y))[same]
@@ -829,10 +834,11 @@ def _extent(p: Array, lengths: Array) -> tuple[Array, Array]:
     low, high = np.full(3, np.inf), np.full(3, -np.inf)
     step = max(1, _CHUNK_ITEMS // max(len(p), 1))
     for lo in range(0, p.shape[1], step):
-        own = np.arange(len(p))[:, None] < lengths[None, lo : lo + step]
-        chunk = p[:, lo : lo + step][own]
-        low = np.minimum(low, chunk.min(axis=0))
-        high = np.maximum(high, chunk.max(axis=0))
+        chunk = p[:, lo : lo + step]
+        if (lengths[lo : lo + step] < len(p)).any():
+            chunk = chunk[np.arange(len(p))[:, None] < lengths[None, lo : lo + step]]
+        low = np.minimum(low, chunk.min(axis=tuple(range(chunk.ndim - 1))))
+        high = np.maximum(high, chunk.max(axis=tuple(range(chunk.ndim - 1))))
     return low, high
 
 
