@@ -107,17 +107,18 @@ def test_an_altitude_column_keeps_the_turns_sign(tmp_path, capsys):
 def test_aircraft_around_the_world_measure_their_geodesic_speed(tmp_path, capsys):
     """ADS-B state vectors (OpenSky's columns, epoch seconds, altitude in metres): three
     aircraft on three continents flying 230 m/s along geodesics for ten minutes."""
-    rows = ["time,icao24,lat,lon,velocity,geoaltitude"]
+    rows = ["time,icao24,lat,lon,velocity,track,geoaltitude"]  # track: the ground track's angle
     for name, (lon0, lat0) in {"3c6444": (8.5, 50.0), "a0b1c2": (-100.0, 40.0),
                                "7c0001": (150.0, -33.0)}.items():  # fmt: skip
         lon, lat = geodesic_walk(lon0, lat0, 61, step=2300.0, turn=0.5, azimuth=80)
         for k in range(61):
-            rows.append(f"{1_600_000_000 + 10 * k},{name},{lat[k]:.7f},{lon[k]:.7f},230,11000")
+            rows.append(f"{1_600_000_000 + 10 * k},{name},{lat[k]:.7f},{lon[k]:.7f},230,80.5,11000")
     path = tmp_path / "states.csv"
     path.write_text("\n".join(rows) + "\n")
     doc, err = stats(["--tracks", str(path), "--sample-rate", "0.1"], capsys)
     g = doc["groups"][0]
     assert g["agents"] == 3 and g["mean_step"] == pytest.approx(2300.0, rel=1e-3)
+    assert "particle=icao24" in err  # not traffic's "track", an angle
     assert "widest reaches" in err and "geoaltitude" in err
 
 

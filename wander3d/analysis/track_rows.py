@@ -33,7 +33,6 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
         "particle",
         "id",
         "track_id",
-        "track",
         "individual-local-identifier",
         "individual_id",
         "individual",
@@ -45,6 +44,8 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
         "icao24",
         "hex",
         "tag-local-identifier",
+        # Last: ADS-B data name the ground track's angle "track" beside their icao24 ids.
+        "track",
     ),
     "t": ("t", "time", "timestamp", "seconds", "datetime", "date_time", "basedatetime", "time_s"),
     "frame": ("frame", "frame_number", "frame_no", "frame_idx", "frame_index"),
