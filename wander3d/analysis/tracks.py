@@ -243,7 +243,9 @@ def read_tracks(
     velocities = _velocity_axes(fixes.velocity, layout, options.up)
     fixes.raw = fixes.velocity = None  # placed in positions and velocities: let them go
     notes += frame_notes
-    return _resampled(path, fixes, pieces, positions, velocities, record, layout, notes, warnings)
+    placed = [positions, velocities]
+    del positions, velocities  # `_resampled` lets them go once resampled
+    return _resampled(path, fixes, pieces, placed, record, layout, notes, warnings)
 
 
 def _check_rows_fit(path: Path, dialect: track_source.Dialect, layout: Layout) -> int:
@@ -690,23 +692,29 @@ def _resampled(
     path: Path,
     fixes: _Fixes,
     pieces: _Pieces,
-    positions: Array,
-    velocities: Array | None,
+    placed: list[Array | None],
     record: Provenance | None,
     layout: Layout,
     notes: list[str],
     warnings: list[str],
 ) -> Tracks:
-    """The measured pieces resampled, as Tracks."""
+    """The measured pieces resampled, as Tracks. placed: [positions, velocities or None] of
+    the fixes, emptied once resampled (they are as large as the samples: the headings need
+    the room)."""
     plan = pieces.plan
     interval, count = plan.interval, plan.samples
     measured, lengths = pieces.measured, pieces.lengths
     n = len(measured)
     starts, ends = pieces.starts[measured], pieces.ends[measured]
+    positions, velocities = placed
+    assert positions is not None
+    has_velocities = velocities is not None
     p = _resample_pieces(fixes.t, positions, starts, ends, count, interval)
     v = None
     if velocities is not None:
         v = _resample_pieces(fixes.t, velocities, starts, ends, count, interval)
+    placed.clear()
+    del positions, velocities
     headings, speeds = _headings_and_speeds(p, v, lengths, interval)
     del v
     labels, rank = _piece_groups(fixes, starts, record, path)
@@ -754,7 +762,7 @@ def _resampled(
             samples=int(lengths.sum()),
             duplicates=fixes.duplicates,
         ),
-        velocities=velocities is not None,
+        velocities=has_velocities,
         particles=tuple(fixes.names[i] for i in fixes.particle[starts]),
     )
 
