@@ -510,7 +510,6 @@ def _tune(
                 profile=found.profile if found is not None else None,
                 from_positions=found.from_positions if found is not None else False,
                 floors=found.floors if found is not None else None,
-                weights=found.weights if found is not None else None,
                 on_batch=report,
                 timeout=args.timeout,
             )

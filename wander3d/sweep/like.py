@@ -55,8 +55,7 @@ class TrackTargets:
     ranges along x, y and z (units: the median over tracks of its bounding box's sides);
     floors: how far the tracks are from themselves on a measure no group can match exactly
     (TURN_DISTANCE: the distance between the turn angles of their two halves, even and odd
-    tracks), which a fit's error is not held to; weights: each target's weight in the fit's
-    loss, 1 / its spread between the two halves squared (scaled to at most 1)."""
+    tracks), which a fit's error is not held to."""
 
     targets: dict[str, float]
     profile: Profile
@@ -66,7 +65,6 @@ class TrackTargets:
     three_d: bool = True
     extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
     floors: dict[str, float] = dataclasses.field(default_factory=dict)
-    weights: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -117,28 +115,20 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     sides = samples.positions.max(axis=0) - samples.positions.min(axis=0)  # (n, 3)
     median = np.median(sides, axis=0)
     extent = (float(median[0]), float(median[1]), float(median[2]))
-    floors, weights = _spreads(one, targets)
+    floors = {TURN_DISTANCE: _turn_floor(one)}
     return TrackTargets(
-        targets,
-        Profile.of(curves),
-        skipped,
-        stats,
-        not tracks.velocities,
-        three_d,
-        extent,
-        floors,
-        weights,
+        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent, floors
     )
 
 
-def _halves(one: Tracks) -> tuple[list[GroupStats], list[Array]] | None:
-    """The measures and turn-angle counts of the even and the odd tracks of `one` (one
-    group): two samples of the same motion (None for fewer than two tracks)."""
+def _turn_floor(one: Tracks) -> float:
+    """The turn-angle distance between the even and the odd tracks of `one` (one group): how
+    far two samples of the same motion are apart (0 for fewer than two tracks)."""
     samples = one.samples
     n = samples.headings.shape[1]
     if n < 2:
-        return None
-    stats, counts = [], []
+        return 0.0
+    halves = []
     for columns in (np.arange(0, n, 2), np.arange(1, n, 2)):
         half = dataclasses.replace(
             samples,
@@ -148,36 +138,10 @@ def _halves(one: Tracks) -> tuple[list[GroupStats], list[Array]] | None:
             group_slices=(slice(0, len(columns)),),
             lengths=None if samples.lengths is None else samples.lengths[columns],
         )
-        (half_stats,), (curves,) = compute_stats(half, one.groups)
-        stats.append(half_stats)
-        counts.append(curves.turn_counts)
-    return stats, counts
-
-
-#: The least spread a measure is given (relative): its weight in the fit is at most 1 / this^2.
-MIN_SPREAD = 0.01
-
-
-def _spreads(one: Tracks, targets: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
-    """How far the tracks' two halves are apart on each target (relative; TURN_DISTANCE:
-    their distance), the floors (TURN_DISTANCE's), and the fit's weights, 1 / spread^2: a
-    measure the tracks themselves pin down weighs more than a noisy one."""
-    halves = _halves(one)
-    if halves is None:
-        return {}, {}
-    (a, b), (ca, cb) = halves
-    spread = {}
-    for metric, goal in targets.items():
-        if metric == TURN_DISTANCE:
-            distance = turn_distance(ca, cb)
-            spread[metric] = distance if math.isfinite(distance) else 0.0
-        else:
-            gap = abs(getattr(a, metric) - getattr(b, metric)) / (abs(goal) or 1.0)
-            spread[metric] = gap if math.isfinite(gap) else 0.0
-    floors = {TURN_DISTANCE: spread.get(TURN_DISTANCE, 0.0)}
-    weights = {m: 1.0 / max(v, MIN_SPREAD) ** 2 for m, v in spread.items()}
-    top = max(weights.values())
-    return floors, {m: w / top for m, w in weights.items()}
+        _stats, (curves,) = compute_stats(half, one.groups)
+        halves.append(curves.turn_counts)
+    distance = turn_distance(halves[0], halves[1])
+    return distance if math.isfinite(distance) else 0.0
 
 
 def reach(found: TrackTargets, seconds: float) -> float:

@@ -1,19 +1,16 @@
 """Tuning: find parameter values of one group whose measured metrics match targets.
 
-Coarse to fine: optuna's TPE sampler (seeded) proposes values over the whole ranges for half
-the trials, then a seeded local search steps around the best point so far. Each batch's runs
-go to the Dask cluster through `execute.run_tasks`, the same path as a sweep. The loss is the
-sum of squared relative errors of the group's metrics (each the mean over seeds), each
-weighted (`tune --like`: by how well the tracks themselves pin it down). Batches have a fixed
-size, not the number of workers, so the same command finds the same values on any cluster.
-Tuning runs only the tuned group (groups do not interact; its metrics do not depend on the
-others) with `agents` agents, and stops when every metric is within `tolerance` of its
-target.
+Optuna's TPE sampler (seeded) proposes values in batches; each batch's runs go to the Dask
+cluster through `execute.run_tasks`, the same path as a sweep. The loss is the sum of squared
+relative errors of the group's metrics (each the mean over seeds). Batches have a fixed size,
+not the number of workers, so the same command finds the same values on any cluster. Tuning
+runs only the tuned group (groups do not interact; its metrics do not depend on the others)
+with `agents` agents, and stops when every metric is within `tolerance` of its target.
 
 The best of many noisy trials flatters itself (its seeds happened to suit it), and `agents`
-may be fewer than the scene keeps: so the winner is measured once more, the whole tuned
-scene at its own seed (what `wander3d stats` of it runs) and further seeds the search never
-used, and that check is reported beside what the search saw.
+may be fewer than the scene keeps: so the winner is measured once more, with seeds the
+search never used and at the group's own size in the scene, and that check is reported
+beside what the search saw.
 """
 
 from __future__ import annotations
@@ -219,7 +216,6 @@ def tune(
     check: bool = True,
     timeout: float = execute.CONNECT_TIMEOUT_S,
     floors: Mapping[str, float] | None = None,
-    weights: Mapping[str, float] | None = None,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
     `seconds`) meet `targets` (metric -> value); at most `trials` trials.
@@ -228,8 +224,7 @@ def tune(
     group's turn-angle distribution (its seeds' pooled) from the profile's; from_positions:
     the group's headings are taken from its positions, as the tracks' were. on_batch(
     trials_done, best_errors) is called after each batch. floors: metric -> an error no
-    closer fit can beat (its own sampling noise), taken off that metric's error; weights:
-    metric -> its weight in the loss (default 1 each). Returns the
+    closer fit can beat (its own sampling noise), taken off that metric's error. Returns the
     best trial, with
     `check`, measured again as `check_tuned` says. ClusterError as `execute.run_tasks`
     raises it (`timeout`: seconds without workers).
@@ -242,7 +237,6 @@ def tune(
         tuning_scene(scene, index, agents), knobs, targets, profile, task, seeds, scene.seed
     )
     search.floors = floors
-    search.weights = dict(weights or {})
     run = functools.partial(
         execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=task,
         timeout=timeout,
@@ -351,7 +345,6 @@ class _Search:
         ]
         self.targets = dict(targets)
         self.floors: dict[str, float] = {}
-        self.weights: dict[str, float] = {}
         self.profile = profile
         self.seeds = seeds
         # The search's seeds follow the scene's own, which the check measures first.
@@ -403,7 +396,7 @@ class _Search:
             runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
             achieved, fitted = _achieved(runs, self.targets, self.profile)
             errors = _errors(achieved, self.targets, self.floors)
-            loss = sum(self.weights.get(m, 1.0) * e * e for m, e in errors.items())
+            loss = sum(e * e for e in errors.values())
             loss = loss if math.isfinite(loss) else 1e12
             losses.append(loss)
             if loss < self.best_loss:
