@@ -1,16 +1,18 @@
 """Tuning: find parameter values of one group whose measured metrics match targets.
 
-Optuna's TPE sampler (seeded) proposes values in batches; each batch's runs go to the Dask
-cluster through `execute.run_tasks`, the same path as a sweep. The loss is the sum of squared
-relative errors of the group's metrics (each the mean over seeds). Batches have a fixed size,
-not the number of workers, so the same command finds the same values on any cluster. Tuning
-runs only the tuned group (groups do not interact; its metrics do not depend on the others)
-with `agents` agents, and stops when every metric is within `tolerance` of its target.
+Coarse to fine: optuna's TPE sampler (seeded) proposes values over the whole ranges for half
+the trials, then a seeded local search steps around the best point so far. Each batch's runs
+go to the Dask cluster through `execute.run_tasks`, the same path as a sweep. The loss is the
+sum of squared relative errors of the group's metrics (each the mean over seeds). Batches
+have a fixed size, not the number of workers, so the same command finds the same values on
+any cluster. Tuning runs only the tuned group (groups do not interact; its metrics do not
+depend on the others) with `agents` agents, and stops when every metric is within
+`tolerance` of its target (less its floor, if it has one).
 
 The best of many noisy trials flatters itself (its seeds happened to suit it), and `agents`
-may be fewer than the scene keeps: so the winner is measured once more, with seeds the
-search never used and at the group's own size in the scene, and that check is reported
-beside what the search saw.
+may be fewer than the scene keeps: so the winner is measured once more, the whole tuned
+scene at its own seed (what `wander3d stats` of it runs) and further seeds the search never
+used, and that check is reported beside what the search saw.
 """
 
 from __future__ import annotations
@@ -395,7 +397,9 @@ class _Search:
         for i, v in enumerate(values):
             runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
             achieved, fitted = _achieved(runs, self.targets, self.profile)
-            errors = _errors(achieved, self.targets, self.floors)
+            # The loss counts every error in full (a floor would hide the turn angles'
+            # shape from the search); whether a target is met allows for its floor.
+            errors = _errors(achieved, self.targets, {})
             loss = sum(e * e for e in errors.values())
             loss = loss if math.isfinite(loss) else 1e12
             losses.append(loss)
