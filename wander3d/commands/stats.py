@@ -66,14 +66,17 @@ DESCRIPTION = (
     + "\n\n"
     + textwrap.fill(
         "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
-        "NPC paths, animal tracks, a tracker's or trackpy's output, a Movebank CSV export, or a "
-        "file 'wander3d run' wrote): a .csv or .parquet long table with a particle id, a time "
-        "(seconds or date-times; or frame and --fps/--dt), x, y and optionally z, vx, vy, vz and "
-        "group, in the usual spellings (id, track_id, TrackId; time, Time, timestamp; X, Y; "
-        "Movebank's location-long/location-lat, projected to metres), or as named by --columns. "
-        "Empty or NaN positions are missing fixes; tracks are split at gaps longer than "
-        "--max-gap; each piece is resampled linearly to --sample-rate from its first fix and "
-        "measured in full.",
+        "NPC paths, animal tracks, a tracker's or trackpy's output, idtracker.ai's tables, a "
+        "Movebank, AIS or ADS-B export, a GPS log, or a file 'wander3d run' wrote): a .csv (.tsv, "
+        ".csv.gz; separator, decimal commas, comments and UTF-16 found) or .parquet table with a "
+        "particle id (none: one track), a time (seconds, epoch numbers or date-times; or frame "
+        "and --fps/--dt), x, y and optionally z, vx, vy, vz and group, in the usual spellings "
+        "(id, track_id, individual, mmsi; time, timestamp; X, Y; longitude/latitude, measured "
+        "in metres in each track's own frame), or as named by --columns; or a wide table of "
+        "x1, y1, x2, y2, .... Empty or NaN positions are missing fixes; tracks are split at gaps "
+        "longer than --max-gap; each piece is resampled linearly to --sample-rate from its "
+        "first fix and measured in full. Every refusal names the line and the option that "
+        "helps.",
         width=88,
     )
 )
