@@ -44,11 +44,13 @@ DESCRIPTION = (
         "Search the values of the --vary keys of one group of SCENE (default: the wander keys "
         "its method reads, each from a quarter to four times its value) until the group's "
         "metrics, measured as `wander3d stats` does and averaged over --seeds runs, are within "
-        "--tolerance of every --target. Optuna's TPE sampler (seeded: the same command finds "
-        "the same values) proposes batches of trials that run on a local Dask cluster or on "
-        "--scheduler. Writes the scene with the tuned values (every other key kept) to --out "
-        "and prints achieved against target; exits with status 3 when some target was not "
-        "reached (the best values found are written all the same).",
+        "--tolerance of every --target. Optuna's TPE sampler over the whole ranges, then a "
+        "local search around the best point (seeded: the same command finds the same values), "
+        "proposes batches of trials that run on a local Dask cluster or on --scheduler. "
+        "Writes the scene with the tuned values (every other key kept) to --out "
+        "and prints achieved against target, and against the tuned scene measured again as "
+        "`wander3d stats` measures it on new seeds; exits with status 3 when some target was not "
+        "reached there (the best values found are written all the same).",
         width=88,
     )
     + "\n\n"
