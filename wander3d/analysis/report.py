@@ -44,7 +44,7 @@ the group and all samples. angle(a, b) = atan2(|a x b|, a . b).
                 (pairs where either interval has no turn left out), first drops below
                 1/e, interpolated linearly between samples (C = exp(-t/T) gives T).
                 '>' marks a lower bound: C stayed above 1/e up to the last lag computed
-                (--max-lag: 20 s or 20 samples, at most half the run); n/a: no agent
+                (20 s or 20 samples, at most half the run), or --max-lag; n/a: no agent
                 turned at all. About 0.63 * Ts means no persistence: the turning axis is
                 uncorrelated from one sample to the next.
   coverage      share of the enclosure's 16 x 16 x 16 equal cells (the box's
