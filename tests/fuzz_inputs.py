@@ -183,9 +183,9 @@ def tracks_case(i: int, folder: Path, runs: dict[str, Path]) -> Callable[[], Any
 
     def check() -> Any:
         from wander3d.analysis import compute_stats
-        from wander3d.analysis.tracks import read_tracks
+        from wander3d.analysis.tracks import TrackOptions, read_tracks
 
-        tracks = read_tracks(path, rate, dt)
+        tracks = read_tracks(path, rate, TrackOptions(dt=dt))
         stats, _ = compute_stats(tracks.samples, tracks.groups)
         return tracks, stats
 

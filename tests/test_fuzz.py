@@ -94,7 +94,7 @@ def test_row_order_does_not_change_the_measure(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        (lambda rows: [*rows[:6], rows[5], *rows[6:]], "has two rows at t = 0.5"),
+        (lambda rows: [*rows[:6], rows[5], *rows[6:]], "line 8: repeats line 7 (particle 7"),
         (lambda rows: [*rows, rows[5]], "t = 0.5 is earlier than t = 2.9"),
         (lambda rows: [rows[0].replace(",0.00,", ",nan,"), *rows[1:]], "t is missing"),
         (lambda rows: [rows[0].replace(",0.00,", ",inf,"), *rows[1:]], "t is inf"),

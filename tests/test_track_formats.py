@@ -27,7 +27,8 @@ def test_a_movebank_export_is_projected_to_metres(capsys):
 
     doc, err = run(["--tracks", str(EXAMPLES / "movebank.csv"), "--sample-rate", "0.05"], capsys)
     assert "columns: particle=individual-local-identifier, t=timestamp" in err
-    assert "longitude/latitude projected to metres" in err and "pyproj" in err
+    assert "longitude/latitude measured in metres in each track's own frame" in err
+    assert "pyproj" in err
     counts = doc["track_counts"]
     assert counts["fixes"] == 362 and counts["missing"] == 5 and counts["gaps"] == 1
     # The mean step between fixes (one a minute) is the geodesic distance between them.

@@ -291,7 +291,7 @@ def test_common_column_spellings_and_explicit_columns(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["groups"] == plain
     assert main(["stats", "--tracks", str(tmp_path / "odd.csv")]) == 2
     assert (
-        "no column 'particle' (its columns: fish, when, east, north, group); name it with "
+        "no column 'x' (its columns: fish, when, east, north, group); name it with "
         "--columns" in capsys.readouterr().err
     )
     assert main(["stats", "--tracks", str(tmp_path / "odd.csv"), "--columns", "who=fish"]) == 2
@@ -322,7 +322,7 @@ def test_a_backwards_time_stamp_is_refused_naming_track_and_lines(tmp_path, caps
         ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n1,0.1,2,2\n", "particle 1 has two rows at t = 0.1"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n", "the metrics need at least 2 sample"),
-        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2,7\n", "Expected 4 columns, got 5"),
+        ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2,7\n", "line 3: 5 fields where the header has 4"),
     ],
 )
 def test_bad_tracks_are_one_line_naming_the_column_or_row(tmp_path, capsys, text, message):
@@ -337,7 +337,7 @@ def test_bad_tracks_are_one_line_naming_the_column_or_row(tmp_path, capsys, text
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["stats", "--tracks", "TMP/t.txt"], "must be a .csv or .parquet"),
+        (["stats", "--tracks", "TMP/t.xyz"], "must be a .csv (.tsv, .txt, .csv.gz) or .parquet"),
         (["stats", "--tracks", "TMP/none.csv"], "no such file"),
         (["stats", "compare", "--tracks", "TMP/t.txt"], "not both"),
         (["stats", "--tracks", "TMP/t.txt", "--seconds", "3"], "--seconds does not apply"),
@@ -347,6 +347,7 @@ def test_bad_tracks_are_one_line_naming_the_column_or_row(tmp_path, capsys, text
 )
 def test_bad_requests(tmp_path, capsys, args, message):
     (tmp_path / "t.txt").write_text("particle,t,x,y\n")
+    (tmp_path / "t.xyz").write_text("particle,t,x,y\n")
     args = [a.replace("TMP", str(tmp_path)) for a in args]
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -148,8 +148,8 @@ unit turning axis u_k = w_k / |w_k|, C(lag) = mean of u_k . u_k+lag
 (pairs where either interval has no turn left out), first drops below
 1/e, interpolated linearly between samples (C = exp(-t/T) gives T).
 '>' marks a lower bound: C stayed above 1/e up to the last lag computed
-({MAX_LAG_S:g} s or {MIN_LAGS} samples, at most half the run); n/a: no agent turned at
-all. About 0.63 * Ts means no persistence: the turning axis is
+({MAX_LAG_S:g} s or {MIN_LAGS} samples, at most half the run), or --max-lag; n/a: no agent
+turned at all. About 0.63 * Ts means no persistence: the turning axis is
 uncorrelated from one sample to the next.""",
         Column("persistence", "s", 11, ".2f", _H),
         bound="persistence_censored",
@@ -213,9 +213,12 @@ animals) the direction forgets faster than c^k says, and P_CRW overstates.""",
         "msd_slope", "", "log-log slope of the MSD against lag",
         metrics.msd_sums,
         """slope of log MSD against log lag, the MSD at lag m Ts being the mean
-of |p_k+m - p_k|^2 over agents and k (what trackpy's emsd computes),
-fitted over 20 log-spaced lags from Ts to the last lag computed:
-2 ballistic, 1 diffusive, towards 0 confined by the box.""",
+of |p_k+m - p_k|^2 over every pair of samples m apart, of every agent,
+each pair weighing alike (trackpy's emsd weighs each track's mean by
+its count of independent pairs instead: the same on tracks of one
+length, not on ragged ones), fitted over 20 log-spaced lags from Ts to
+the last lag computed (--max-lag): 2 ballistic, 1 diffusive, towards 0
+confined by the box.""",
         Column("MSD slope", "", 9, ".2f", _P),
     ),
     Metric(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def plot_format(path: Path | str) -> str:
 
 
 #: Dark, like the app, so the scenes' colours (chosen for a dark background) read well.
-_BACKGROUND = "#101418"
+BACKGROUND = _BACKGROUND = "#101418"
 _PANEL = "#161b22"
 _FOREGROUND = "#d8dee9"
 _GRID = "#2e3440"
@@ -81,6 +81,18 @@ def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequ
         plt.close(fig)
         raise
     return fig
+
+
+def style_axes(ax: Any, xlabel: str, ylabel: str, heading: str) -> None:
+    """Dress a matplotlib Axes as every wander3d plot is: dark panel, light text and grid."""
+    _style(ax, xlabel, ylabel, heading)
+
+
+def style_legend(ax: Any) -> None:
+    """The Axes' legend in the dark style."""
+    legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+                       labelcolor=_FOREGROUND, loc="best")  # fmt: skip
+    legend.get_frame().set_alpha(0.85)
 
 
 def _style(ax, xlabel: str, ylabel: str, heading: str) -> None:
@@ -171,6 +183,7 @@ def _draw_path(axes, report: StatsReport, curves, colors) -> None:
            "Mean squared displacement (dashed: CRW prediction)")  # fmt: skip
     msd_ax.set_xscale("log")
     msd_ax.set_yscale("log")
+    plain_log_ticks(msd_ax)
 
     for ax, name, heading in (
         (turn_ax, "turn_counts", "Horizontal turn angle between steps"),
@@ -192,10 +205,26 @@ def _draw_path(axes, report: StatsReport, curves, colors) -> None:
         ax.set_xticks(ANGLE_TICKS, [_angle_tick(t) for t in ANGLE_TICKS])
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_yscale("log")
+        plain_log_ticks(ax)
     for ax in axes:
         legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                            labelcolor=_FOREGROUND, loc="best")  # fmt: skip
         legend.get_frame().set_alpha(0.85)
+
+
+def plain_log_ticks(ax: Any) -> None:
+    """On each log axis of `ax` spanning less than two decades, a few plain labels (1, 2, 5
+    times powers of ten) and no minor ones: matplotlib labels minor ticks of so short an
+    axis (2, 3, 4, 6 x 10^-3), and their labels overlap."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        low, high = sorted(limits)
+        if axis.get_scale() != "log" or not (low > 0 and high / low < 100.0):
+            continue
+        axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        axis.set_major_formatter(FuncFormatter(lambda value, _position: f"{value:g}"))
+        axis.set_minor_formatter(NullFormatter())
 
 
 #: The angle axes: degrees over which the asinh scale is about linear, and the ticks.

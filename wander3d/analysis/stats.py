@@ -13,7 +13,7 @@ from wander3d.engine import GroupParams, pathsums
 
 from . import metrics
 from .sampling import Samples
-from .sums import CHUNK_AGENTS, group_sums
+from .sums import WORKING_BYTES_PER_SAMPLE, chunk_agents, group_sums
 
 Array = np.ndarray
 
@@ -114,14 +114,16 @@ def working_bytes(samples: int, agents: int) -> int:
     A chunk of agents in float64 and its temporaries (cross products, FFTs at twice the
     length): measured at about 400 bytes per agent-sample of the largest group chunk.
     """
-    return 400 * samples * min(agents, CHUNK_AGENTS)
+    return WORKING_BYTES_PER_SAMPLE * samples * min(agents, chunk_agents(samples))
 
 
-def max_lag_samples(samples: Samples, max_lag_s: float = MAX_LAG_S) -> int:
-    """Lags (in samples) the autocorrelations go up to: max_lag_s or MIN_LAGS samples,
+def max_lag_samples(
+    samples: Samples, max_lag_s: float = MAX_LAG_S, min_lags: int = MIN_LAGS
+) -> int:
+    """Lags (in samples) the autocorrelations go up to: max_lag_s or min_lags samples,
     whichever is longer, at most half the run."""
     half = (samples.count - 1) // 2
-    return max(1, min(max(round(max_lag_s / samples.interval), MIN_LAGS), half))
+    return max(1, min(max(round(max_lag_s / samples.interval), min_lags), half))
 
 
 def group_stats(
@@ -131,6 +133,7 @@ def group_stats(
     cells: int = COVERAGE_CELLS,
     max_lag_s: float = MAX_LAG_S,
     curves: bool = True,
+    min_lags: int = MIN_LAGS,
 ) -> tuple[GroupStats, GroupCurves | None]:
     """The metrics of group `index` of `samples` (whose parameters, or name and method, are
     `group`), and with `curves` what the plot shows of it (else None).
@@ -145,7 +148,7 @@ def group_stats(
     sl = samples.group_slices[index]
     dt = samples.interval
     t = samples.count
-    lags = max_lag_samples(samples, max_lag_s)
+    lags = max_lag_samples(samples, max_lag_s, min_lags)
     n = sl.stop - sl.start
     all_lengths = (
         np.full(len(samples.speeds[0]), t, dtype=np.int64)
@@ -227,16 +230,20 @@ def compute_stats(
     cells: int = COVERAGE_CELLS,
     max_lag_s: float = MAX_LAG_S,
     curves: bool = True,
+    min_lags: int = MIN_LAGS,
 ) -> tuple[list[GroupStats], list[GroupCurves]]:
     """`group_stats` for every group, in order. Needs at least 3 samples.
 
     With curves=False the second list is empty: the measures alone, without what only plots
     and reports show (the heading autocorrelation, the turn-rate subset, the angle
-    histograms), which saves a sweep cell about a sixth of its metrics' time.
+    histograms), which saves a sweep cell about a sixth of its metrics' time. The
+    autocorrelations and the MSD go up to `max_lag_samples(samples, max_lag_s, min_lags)`.
     """
     if samples.count < 3:
         raise ValueError("need at least 3 samples (2 intervals) for angular acceleration")
     if len(groups) != len(samples.group_slices):
         raise ValueError("one GroupParams per group of the samples expected")
-    results = [group_stats(samples, i, g, cells, max_lag_s, curves) for i, g in enumerate(groups)]
+    results = [
+        group_stats(samples, i, g, cells, max_lag_s, curves, min_lags) for i, g in enumerate(groups)
+    ]
     return [r[0] for r in results], [r[1] for r in results if r[1] is not None]

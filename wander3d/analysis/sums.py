@@ -23,8 +23,17 @@ from .sampling import Samples
 Array = np.ndarray
 
 #: Agents per chunk: bounds the float64 series of a chunk (some 200 bytes per agent-sample)
-#: for groups of tens of thousands of agents.
+#: for groups of tens of thousands of agents ...
 CHUNK_AGENTS = 2048
+#: ... and for long tracks: a chunk's series and FFTs (about WORKING_BYTES_PER_SAMPLE per
+#: agent-sample) stay under this many bytes.
+CHUNK_BYTES = 256 * 1024**2
+WORKING_BYTES_PER_SAMPLE = 400
+
+
+def chunk_agents(samples: int) -> int:
+    """Agents measured at once when each has `samples` samples (at least 1)."""
+    return max(1, min(CHUNK_AGENTS, CHUNK_BYTES // (WORKING_BYTES_PER_SAMPLE * max(samples, 1))))
 
 
 @dataclass(frozen=True)
@@ -78,8 +87,9 @@ def group_sums(
         lagged[name][0][:] += pair[0]
         lagged[name][1][:] += pair[1]
 
-    for start in range(agents.start, agents.stop, CHUNK_AGENTS):
-        length = lengths[start - agents.start : start - agents.start + CHUNK_AGENTS]
+    step = chunk_agents(t)
+    for start in range(agents.start, agents.stop, step):
+        length = lengths[start - agents.start : start - agents.start + step]
         chunk = _ChunkSeries.allocate(len(length), t, lags, curves)
         pathsums.path_pass(
             samples.headings, samples.positions, samples.speeds, start, length,

@@ -1,26 +1,37 @@
 """Tracks from anywhere as `Samples`: `wander3d stats --tracks FILE`.
 
-A CSV or Parquet long table, one row per particle per fix, in the field's own spellings
-(`COLUMN_ALIASES`, matched ignoring case, spaces, '-' and '_'; or named explicitly):
+A CSV (or TSV, gzip'd too) or Parquet table as the field's tools write it (`track_source`
+finds its separator, decimal commas, comments and encoding; `track_rows` its columns, in
+the field's spellings, `COLUMN_ALIASES`, or named explicitly):
 
-    particle   any id (also id, track_id, TrackId, track, individual-local-identifier);
-    t          seconds, or date-times (also time, Time, timestamp); or frame with a time step;
-    x, y, z    units (+y up; z optional); location-long / location-lat (Movebank) are
-               longitude and latitude, projected to metres (`GEOGRAPHIC`);
+    particle   any id (also id, track_id, individual, mmsi, ...); none: the file is one track;
+    t          seconds (or ms, us, ns: `time_unit`), or date-times (`track_times`); or frame
+               with a time step;
+    x, y, z    units; longitude and latitude (location-long, lon, lng, ... or `geographic`)
+               are measured in metres in each track's own frame (`track_geo`);
     vx, vy, vz optional velocities (units/s); group optional, a name.
 
-2D tracks (no z) lie in the horizontal plane: (x, y) becomes (x, 0, -y), seen from above as
-drawn on paper, so their turn angles are the usual 2D ones. An empty or NaN position is a
-missing fix (trackers write them so); each particle's fixes must come in time order (rows of
-different particles may interleave). A particle's track is split where consecutive fixes are
-more than `max_gap` apart (default: GAP_INTERVALS sample or fix intervals, whichever is
-longer), never bridged; each piece is resampled by linear interpolation to a fixed interval
-from its own first fix and measured in full (`Samples.lengths`); pieces shorter than the
-metrics need are left out and counted. Headings are the velocity's direction: the vx, vy, vz
-columns when present, else central differences of the resampled positions (one-sided at each
-track's ends); while a particle is at rest its heading is its last direction of motion.
-Positions are kept in float64 and moved so that the middle of their bounding box is the
-origin before anything is computed: coordinates in UTM metres (5e6) measure as near zero do.
+Or a wide table, `time, x1, y1, x2, y2, ...`, one track per numbered pair (idtracker.ai).
+
+Axes are right-handed with +y up, as wander3d's. 2D tracks (no z) lie in the horizontal
+plane: (x, y) becomes (x, 0, -y), seen from above as drawn on paper, so their turn angles
+are the usual 2D ones. 3D tracks are +y up, or +z up (`up="z"`: (x, y, z) becomes
+(x, z, -y)); geographic ones are (east, altitude, -north). An empty or NaN position is a
+missing fix (trackers write them so); each particle's fixes must come in time order (or
+`sort`), and a repeated fix is refused (or dropped: `drop_duplicates`). A particle's track is
+split where consecutive fixes are more than `max_gap` apart (default: GAP_INTERVALS sample or
+fix intervals, whichever is longer), never bridged; each piece is resampled by linear
+interpolation to a fixed interval from its own first fix and measured in full
+(`Samples.lengths`); pieces shorter than the metrics need are left out and counted. Headings
+are the velocity's direction: the vx, vy, vz columns when present, else central differences
+of the resampled positions (one-sided at each track's ends); while a particle is at rest its
+heading is its last direction of motion. Positions are kept in float64 and moved so that the
+middle of their bounding box is the origin before anything is computed: coordinates in UTM
+metres (5e6) measure as near zero do.
+
+The file is read in batches, and whether its fixes and then its samples fit in memory is
+asked before they are read or made (`memory_budget`), so a file too large for this machine
+is refused with the numbers rather than read until the machine swaps.
 
 Files written by `wander3d run` carry their run's record: the scene's box and groups are then
 used (so coverage and wall contact mean what they do for `wander3d stats SCENE`), and the sample
@@ -33,7 +44,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,74 +59,90 @@ from wander3d.export.provenance import (
 from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
 
+from . import track_geo, track_source
 from .sampling import SamplePlan, Samples, plan_samples
 from .stats import GroupLabel, working_bytes
+from .track_rows import (
+    COLUMN_ALIASES,
+    FEET_NAMES,
+    GEOGRAPHIC,
+    ROW_BYTES,
+    Z_UNITS,
+    Layout,
+    Rows,
+    TracksError,
+    map_columns,
+    parse_columns,
+    plan_read,
+    read_rows,
+    source_error,
+    spelling,
+)
+from .track_source import Lines, SourceError
 
 Array = np.ndarray
 
 #: The method shown for groups no scene describes.
 TRACKS_METHOD = "tracks"
-#: The largest coordinate or velocity component read (units): far beyond any world a game
-#: or a GPS logger covers, and far inside float32's range, which the samples use.
-MAX_COORDINATE = 1e15
-#: Bytes per resampled agent-sample while reading: the merge of fixes and targets, the
-#: float64 positions, velocities and headings, and the float32 samples kept.
-_RESAMPLE_BYTES = 160
+#: Bytes kept per sample: float64 position, float32 heading and speed.
+_SAMPLE_BYTES = 24 + 12 + 4
+#: Fixes and samples resampled at once: bounds the temporaries of a chunk of tracks.
+_CHUNK_ITEMS = 1 << 21
+#: Bytes per item of a chunk's temporaries (the merge of fixes and targets, float64 values).
+_CHUNK_ITEM_BYTES = 120
 #: Positions are interpolated; a target this close (relative to the interval) to a fix is
 #: that fix.
 _TIME_TOLERANCE = 1e-9
 #: By default a track is split where two fixes are more than this many intervals apart (the
 #: sample interval or the median fix interval, whichever is longer).
 GAP_INTERVALS = 3.0
-#: What each column is, in the spellings found in the field's files, first match wins; a
-#: file's column matches when equal ignoring case, spaces, '-' and '_'.
-COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
-    "particle": (
-        "particle",
-        "id",
-        "track_id",
-        "track",
-        "individual-local-identifier",
-        "individual_id",
-        "animal_id",
-        "object_id",
-    ),
-    "t": ("t", "time", "timestamp", "seconds"),
-    "frame": ("frame", "frame_number", "frame_no"),
-    "x": ("x", "pos_x", "position_x", "location-long", "longitude", "lon"),
-    "y": ("y", "pos_y", "position_y", "location-lat", "latitude", "lat"),
-    "z": ("z", "pos_z", "position_z"),
-    "vx": ("vx", "vel_x", "velocity_x"),
-    "vy": ("vy", "vel_y", "velocity_y"),
-    "vz": ("vz", "vel_z", "velocity_z"),
-    "group": ("group",),
-}
-#: x and y columns with these names hold longitude and latitude (degrees, WGS84).
-GEOGRAPHIC = (("locationlong", "longitude", "lon"), ("locationlat", "latitude", "lat"))
-#: Columns read as numbers (CSV: as text first, so a bad cell is reported with its line).
-_NUMERIC = ("t", "frame", "x", "y", "z", "vx", "vy", "vz")
+#: Non-geographic x and y all within these bounds, moving this little a fix, look like degrees.
+_DEGREE_LIKE_STEP = 0.01
 
 
-class TracksError(ValueError):
-    """The tracks cannot be read; one line naming the file and the column or row.
+@dataclass(frozen=True)
+class TrackOptions:
+    """How to read a tracks file, beyond what it says itself (each None: found or default).
 
-    `missing` names the argument of `read_tracks` that would have made them readable ("dt",
-    "columns"), or is None.
+    dt:              seconds per frame, for files timed by a `frame` column;
+    columns:         {role: column} for columns the aliases do not find;
+    max_gap:         split tracks at gaps longer than this (s);
+    separator:       the CSV separator; time_format: a strptime form of the date-times;
+    time_unit:       "s", "ms", "us" or "ns": the unit of numeric times;
+    geographic:      x and y are longitude and latitude whatever their names;
+    crs:             x and y are in this coordinate reference system (e.g. "EPSG:32633"):
+                     taken to longitude and latitude, then measured as those;
+    z_unit:          "m" or "ft": the unit of a geographic file's altitude;
+    up:              "y" or "z": the up axis of non-geographic 3D tracks (default y);
+    drop_duplicates: drop repeated rows (same particle, time and position) and count them;
+    sort:            put each track's fixes in time order;
+    names:           the column names of a CSV without a header line;
+    skip_bad_rows:   skip (and count) CSV rows with the wrong number of fields.
     """
 
-    def __init__(self, message: str, missing: str | None = None) -> None:
-        self.missing = missing
-        super().__init__(message)
-
-    def __reduce__(self) -> tuple[type, tuple[str, str | None]]:
-        return (type(self), (str(self), self.missing))
+    dt: float | None = None
+    columns: Mapping[str, str] | None = None
+    max_gap: float | None = None
+    separator: str | None = None
+    time_format: str | None = None
+    time_unit: str | None = None
+    geographic: bool = False
+    crs: str | None = None
+    z_unit: str | None = None
+    up: str | None = None
+    drop_duplicates: bool = False
+    sort: bool = False
+    names: tuple[str, ...] = ()
+    skip_bad_rows: bool = False
 
 
 @dataclass(frozen=True)
 class TrackCounts:
     """What reading did to the fixes, for the user to see.
 
-    fixes:        rows read; missing: rows whose position was empty or NaN (left out);
+    fixes:        rows read (a wide table's: fixes, rows times tracks); missing: fixes whose
+                  position was empty or NaN (or at longitude 0, latitude 0) left out;
+    duplicates:   repeated rows dropped (`drop_duplicates`);
     gaps:         gaps longer than max_gap (s) at which a particle's track was split;
     tracks:       the pieces measured; short: pieces too short to measure (left out);
     fixes_used:   fixes in the pieces measured; samples: samples measured (all pieces).
@@ -130,6 +156,7 @@ class TrackCounts:
     short: int
     fixes_used: int
     samples: int
+    duplicates: int = 0
 
 
 @dataclass(frozen=True)
@@ -143,10 +170,13 @@ class Tracks:
     record:     the run record if `wander3d run` wrote the file, else None;
     fix_interval: the median time between consecutive fixes of a track (s);
     columns:    (role, column) for each column found by another name than the role's;
-    projection: how longitude and latitude became metres, or None;
+    notes:      what reading assumed or found, one line each (a separator, a time form, the
+                projection, the axes), for the user to see;
+    warnings:   what looks wrong in the data (implausible speeds, degrees read as units);
     counts:     fixes read, missing, gaps split and samples measured;
     velocities: True if the headings came from the file's vx, vy, vz columns, False if from
-                the positions (`headings_from_positions`).
+                the positions (`headings_from_positions`);
+    particles:  the particle of each track (piece) of the samples, by name.
     """
 
     samples: Samples
@@ -155,362 +185,344 @@ class Tracks:
     record: Provenance | None
     fix_interval: float
     columns: tuple[tuple[str, str], ...]
-    projection: str | None
+    notes: tuple[str, ...]
+    warnings: tuple[str, ...]
     counts: TrackCounts
     velocities: bool
-
-
-def _spelling(name: str) -> str:
-    return re.sub(r"[\s_\-]", "", name).lower()
-
-
-def parse_columns(text: str) -> dict[str, str]:
-    """ "particle=TrackId,t=Time" as {role: column}; TracksError naming a bad pair."""
-    mapping: dict[str, str] = {}
-    for pair in text.split(","):
-        role, eq, column = (part.strip() for part in pair.partition("="))
-        if not eq or not role or not column:
-            raise TracksError(
-                f"expected ROLE=COLUMN pairs, e.g. particle=TrackId,t=Time; got {text!r}"
-            )
-        if role not in COLUMN_ALIASES:
-            raise TracksError(f"{role!r} is not a role: one of {', '.join(COLUMN_ALIASES)}")
-        mapping[role] = column
-    return mapping
-
-
-def _map_columns(names: list[str], explicit: Mapping[str, str], path: Path) -> dict[str, str]:
-    """{role: column of the file}: the explicit ones (exact, or the one column equal to it
-    ignoring case), then the first alias of each other role that some column spells."""
-    roles: dict[str, str] = {}
-    by_spelling: dict[str, str] = {}
-    for name in names:
-        by_spelling.setdefault(_spelling(name), name)
-    for role, column in explicit.items():
-        if column not in names:
-            if _spelling(column) not in by_spelling:
-                listed = ", ".join(names) or "none"
-                raise TracksError(
-                    f"{path}: no column {column!r} for {role} (its columns: {listed})"
-                )
-            column = by_spelling[_spelling(column)]
-        roles[role] = column
-    taken = set(roles.values())
-    for role, aliases in COLUMN_ALIASES.items():
-        if role in roles:
-            continue
-        for alias in aliases:
-            found = by_spelling.get(_spelling(alias))
-            if found is not None and found not in taken:
-                roles[role] = found
-                taken.add(found)
-                break
-    return roles
-
-
-def _column_names(path: Path) -> list[str]:
-    """The file's column names, read without reading its rows."""
-    import pyarrow as pa
-
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".parquet":
-            import pyarrow.parquet as pq
-
-            return _check_names(list(pq.read_schema(path).names), path)
-        if suffix == ".csv":
-            import pyarrow.csv as pacsv
-
-            with pacsv.open_csv(path) as reader:
-                return _check_names(list(reader.schema.names), path)
-    except UnicodeDecodeError:
-        raise TracksError(f"{path}: the column names are not UTF-8 text") from None
-    except (pa.ArrowException, OSError) as e:
-        raise TracksError(f"{path}: {_first_line(e)}") from None
-    raise TracksError(f"{path}: tracks must be a .csv or .parquet file")
-
-
-def _read_table(path: Path, numeric: tuple[str, ...]):
-    """The file as a pyarrow Table; CSV's numeric columns are read as text and checked later,
-    so that a bad value can be reported with its line."""
-    import pyarrow as pa
-
-    try:
-        if path.suffix.lower() == ".parquet":
-            import pyarrow.parquet as pq
-
-            return pq.read_table(path)
-        import pyarrow.csv as pacsv
-
-        types = {name: pa.string() for name in numeric}
-        return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types))
-    except (pa.ArrowException, OSError) as e:
-        raise TracksError(f"{path}: {_first_line(e)}") from None
-
-
-def _check_names(names: list[str], path: Path) -> list[str]:
-    """The column names, if none appears twice."""
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise TracksError(f"{path}: column {twice[0]!r} appears twice")
-    return names
-
-
-def _where(path: Path, row: int) -> str:
-    """A data row (0-based) as the user finds it: a CSV line (the header is line 1) or a
-    Parquet row (1-based)."""
-    if path.suffix.lower() == ".csv":
-        return f"{path}: line {row + 2}"
-    return f"{path}: row {row + 1}"
-
-
-_MISSING_TEXT = ("", "nan", "NaN", "NAN", "NA", "na", "null", "NULL", "None")
-
-
-def _floats(table, name: str, path: Path, missing: bool = False) -> Array:
-    """A column as float64; TracksError naming the first row that is not a number. With
-    `missing`, empty, NaN and NA cells are missing values (NaN); else they are errors too."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    column = table.column(name)
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        # Blanks and the usual spellings of "no value" are missing; the rest must be numbers.
-        column = pc.if_else(
-            pc.is_in(pc.utf8_trim_whitespace(column), pa.array(_MISSING_TEXT)),
-            pa.scalar(None, column.type),
-            column,
-        )
-    if column.null_count and not missing:
-        row = int(np.argmax(np.asarray(pc.is_null(column))))
-        raise TracksError(f"{_where(path, row)}: {name} is missing (empty or NaN)")
-    try:
-        values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        # Only on the error path: find the offending value one by one.
-        for row, value in enumerate(column.to_pylist()):
-            try:
-                float(value if value is not None else "nan")
-            except (TypeError, ValueError):
-                raise TracksError(
-                    f"{_where(path, row)}: {name} is {value!r}, not a number"
-                ) from None
-        raise TracksError(f"{path}: column {name} is not numeric ({column.type})") from None
-    values = (
-        np.where(np.asarray(pc.is_null(column)), np.nan, values) if column.null_count else values
-    )
-    bad = np.isinf(values) if missing else ~np.isfinite(values)
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise TracksError(f"{_where(path, row)}: {name} is {values[row]}, not a finite number")
-    return values
-
-
-def _times(table, name: str, path: Path) -> Array:
-    """A time column as seconds (float64): numbers as they are, or date-times (ISO 8601, as
-    Movebank writes them, UTC) as seconds after the earliest."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    column = table.column(name)
-    if pa.types.is_timestamp(column.type):
-        stamps = column
-    else:
-        try:
-            return _floats(table, name, path)
-        except TracksError as number_error:
-            stamps = None
-            for unit in (pa.timestamp("ns"), pa.timestamp("ns", tz="UTC")):
-                try:
-                    stamps = pc.cast(column, unit)
-                    break
-                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                    continue
-            if stamps is None:
-                raise number_error from None
-    if stamps.null_count:
-        row = int(np.argmax(np.asarray(pc.is_null(stamps))))
-        raise TracksError(f"{_where(path, row)}: {name} is empty")
-    ns = pc.cast(pc.cast(stamps, pa.timestamp("ns")), pa.int64()).to_numpy(zero_copy_only=False)
-    return (ns - ns.min()).astype(np.float64) * 1e-9
-
-
-def _vectors(table, names: tuple[str, str, str | None], path: Path) -> Array:
-    """Three columns as (rows, 3) float64 in wander3d's axes (+y up), NaN where missing.
-    Without the third, the tracks are 2D and lie in the horizontal plane, seen from above as
-    drawn: (x, y) becomes (x, 0, -y), so that an anticlockwise turn on paper is a positive
-    turn angle."""
-    a, b, c = names
-    columns = {name: _floats(table, name, path, missing=True) for name in names if name}
-    for name, values in columns.items():
-        beyond = np.abs(values) > MAX_COORDINATE  # NaN, a missing fix, is not beyond
-        if beyond.any():
-            row = int(np.argmax(beyond))
-            raise TracksError(
-                f"{_where(path, row)}: {name} is {values[row]:g}, beyond ±{MAX_COORDINATE:g}"
-            )
-    x, y = columns[a], columns[b]
-    if c is not None:
-        return np.stack([x, y, columns[c]], axis=1)
-    return np.stack([x, np.zeros_like(x), -y], axis=1)
-
-
-def _project(lon_lat: Array) -> tuple[Array, str]:
-    """Longitude, latitude (deg, WGS84; (rows, 2), NaN where missing) as metres east and north
-    of their centre, by the azimuthal equidistant projection there (pyproj): distances from
-    the centre are true, and within a few hundred km every distance is within 1%."""
-    from pyproj import Transformer
-
-    ok = np.isfinite(lon_lat).all(axis=1)
-    lon0 = float((np.nanmin(lon_lat[ok, 0]) + np.nanmax(lon_lat[ok, 0])) / 2) if ok.any() else 0.0
-    lat0 = float((np.nanmin(lon_lat[ok, 1]) + np.nanmax(lon_lat[ok, 1])) / 2) if ok.any() else 0.0
-    local = f"+proj=aeqd +lat_0={lat0:.6f} +lon_0={lon0:.6f} +datum=WGS84 +units=m"
-    east, north = Transformer.from_crs("EPSG:4326", local, always_xy=True).transform(
-        lon_lat[:, 0], lon_lat[:, 1]
-    )
-    metres = np.stack([east, north], axis=1)
-    metres[~ok] = np.nan
-    said = (
-        f"longitude/latitude projected to metres east/north of {lon0:.5f}, {lat0:.5f} "
-        "(azimuthal equidistant, WGS84, pyproj)"
-    )
-    return metres, said
-
-
-def _ids(table, name: str, path: Path) -> tuple[Array, Array]:
-    """(distinct values, index of each row's value) of an id column (numbers or text)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    column = table.column(name)
-    if column.null_count:
-        row = int(np.argmax(np.asarray(pc.is_null(column))))
-        raise TracksError(f"{_where(path, row)}: {name} is empty")
-    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
-        raise TracksError(f"{path}: column {name} is not UTF-8 text")  # how Arrow reads it
-    values = column.to_numpy(zero_copy_only=False)
-    if values.dtype == object:
-        values = values.astype(str)
-    return np.unique(values, return_inverse=True)
+    particles: tuple[str, ...] = ()
 
 
 def read_tracks(
-    path: Path,
-    rate: float,
-    dt: float | None = None,
-    min_samples: int = 3,
-    *,
-    columns: Mapping[str, str] | None = None,
-    max_gap: float | None = None,
+    path: Path, rate: float, options: TrackOptions | None = None, min_samples: int = 3
 ) -> Tracks:
-    """Read `path` and resample every track at `rate` Hz (see the module's description).
-
-    dt: seconds per frame, for files with a `frame` column and no `t`; columns: {role:
-    column} for columns the aliases do not find; max_gap: split tracks at gaps longer than
-    this (s). Raises TracksError (or ExportError for a damaged run record) with one line
-    naming the column or row at fault.
+    """Read `path` and resample every track at `rate` Hz (see the module's description),
+    as `options` say. Raises TracksError (or ExportError for a damaged run record) with one
+    line naming the column or row at fault, and `missing` the option that would help.
     """
+    options = options or TrackOptions()
     path = Path(path)
     if not path.is_file():
         raise TracksError(f"{path}: {missing_file_problem(path)}")
-    names = _column_names(path)
-    roles = _map_columns(names, columns or {}, path)
-    record = read_provenance(path)
-    table = _read_table(path, tuple(roles[r] for r in _NUMERIC if r in roles))
-    listed = ", ".join(names) or "none"
-    for required in ("particle", "x", "y"):
-        if required not in roles:
-            raise TracksError(f"{path}: no column {required!r} (its columns: {listed})", "columns")
-    if "t" in roles:
-        times = _times(table, roles["t"], path)
-    elif "frame" in roles:
-        step = dt if dt is not None else (record.sample_interval if record else None)
-        if step is None:
-            raise TracksError(
-                f"{path}: no column 't'; to time its {roles['frame']!r} column, give the "
-                "seconds per frame (dt)",
-                missing="dt",
-            )
-        times = _floats(table, roles["frame"], path) * step
+    try:
+        dialect = track_source.sniff(path, options.separator, options.names)
+        dialect = dataclasses.replace(dialect, skip_bad=options.skip_bad_rows)
+        names = track_source.column_names(path, dialect)
+    except SourceError as e:
+        raise source_error(e) from None
+    layout = map_columns(names, options.columns or {}, path)
+    # Only wander3d's own outputs (.csv with its sidecar, .parquet) carry a run record.
+    record = read_provenance(path) if path.suffix.lower() in (".csv", ".parquet") else None
+    plan = plan_read(
+        path,
+        dialect,
+        names,
+        layout,
+        dt=options.dt,
+        record_dt=record.sample_interval if record else None,
+        time_format=options.time_format,
+        time_unit=options.time_unit,
+    )
+    lines = Lines(path, dialect)
+    expected = _check_rows_fit(path, dialect, layout)
+    rows = read_rows(path, dialect, plan, lines, expected)
+    notes = [*dialect.notes, *_layout_notes(layout, path, names), *rows.notes]
+    if plan.times is not None and plan.times.note:
+        notes.append(plan.times.note)
+    geographic = _is_geographic(layout, options)
+    fixes = _order_fixes(rows, layout, options, geographic, lines)
+    del rows
+    if fixes.null_island:
+        notes.append(
+            f"{fixes.null_island:,} fix{'es' if fixes.null_island != 1 else ''} at longitude 0, "
+            "latitude 0 (where loggers without a fix write one) left out as missing"
+        )
+    pieces = _pieces(fixes, rate, record, options.max_gap, min_samples, path)
+    positions, frame_notes, warnings = _positions(
+        fixes, pieces, layout, options, geographic, record, lines
+    )
+    velocities = _velocity_axes(fixes.velocity, layout, options.up)
+    fixes.raw = fixes.velocity = None  # placed in positions and velocities: let them go
+    notes += frame_notes
+    placed = [positions, velocities]
+    del positions, velocities  # `_resampled` lets them go once resampled
+    return _resampled(path, fixes, pieces, placed, record, layout, notes, warnings)
+
+
+def _check_rows_fit(path: Path, dialect: track_source.Dialect, layout: Layout) -> int:
+    """The rows the file holds (a Parquet footer's count, or a CSV's size over the bytes of
+    its first lines' rows); TracksError, before reading, if their fixes alone would not fit
+    in memory (a CSV's count is then a generous bound: its shortest rows)."""
+    budget, why = memory_budget()
+    per_row = ROW_BYTES * max(1, len(layout.wide))
+    if dialect.parquet:
+        rows = track_source.parquet_rows(path)
+        said = f"{rows:,} rows"
+        expected = rows
     else:
-        raise TracksError(f"{path}: no column 't' or 'frame' (its columns: {listed})", "columns")
-    if len(times) == 0:
-        raise TracksError(f"{path}: no rows")
-    geographic = _spelling(roles["x"]) in GEOGRAPHIC[0] and _spelling(roles["y"]) in GEOGRAPHIC[1]
-    projection = None
+        size = track_source.text_bytes(path, dialect)
+        rows = size // _row_bytes_estimate(layout)
+        said = f"about {rows:,} rows ({format_bytes(size)} of text)"
+        expected = int(size / track_source.head_bytes_per_row(path, dialect) * 1.02) + 16
+    if rows * per_row > budget:
+        raise TracksError(
+            f"{path}: {said}; their fixes alone would need {format_bytes(rows * per_row)}, "
+            f"more than the {format_bytes(budget)} allowed ({why})"
+        )
+    return expected
+
+
+def _row_bytes_estimate(layout: Layout) -> int:
+    """The fewest bytes a CSV row of this layout can take (digits and separators): a
+    generous count of rows from a file's size."""
+    return max(8, 4 * len(layout.columns))
+
+
+def _is_geographic(layout: Layout, options: TrackOptions) -> bool:
+    if options.geographic or options.crs is not None:
+        return True
+    roles = layout.roles
+    if layout.wide or "x" not in roles or "y" not in roles:
+        return False
+    return spelling(roles["x"]) in GEOGRAPHIC[0] and spelling(roles["y"]) in GEOGRAPHIC[1]
+
+
+def _layout_notes(layout: Layout, path: Path, names: list[str]) -> list[str]:
+    if layout.wide:
+        first, last = layout.wide[0], layout.wide[-1]
+        return [
+            f"a wide table: {first[1]}, {first[2]} ... {last[1]}, {last[2]} as "
+            f"{len(layout.wide)} tracks"
+        ]
+    if "particle" not in layout.roles:
+        return [
+            f"no particle column: the file is one track (its columns: {', '.join(names)}; "
+            "name an id column with --columns particle=NAME if it holds several)"
+        ]
+    return []
+
+
+@dataclass
+class _Fixes:
+    """The fixes measured, by particle and then time: particle, t, raw (n, 2 or 3) as the
+    file holds them (longitude, latitude for geographic files), velocity or None, group,
+    and the data row of each (None: fix i is row i); counts of what was left out."""
+
+    particle: Array
+    t: Array
+    raw: Array | None
+    velocity: Array | None
+    group: Array | None
+    rows: Array | None
+    names: list[str]
+    group_names: list[str]
+    read: int
+    missing: int
+    duplicates: int
+    null_island: int
+
+    def row(self, fix: int) -> int:
+        return fix if self.rows is None else int(self.rows[fix])
+
+
+def _order_fixes(
+    rows: Rows, layout: Layout, options: TrackOptions, geographic: bool, lines: Lines
+) -> _Fixes:
+    """The rows' fixes without missing ones, each particle's in time order; TracksError for
+    a time that goes back (unless `sort`) or a repeated time (dropped with `drop_duplicates`
+    if the whole row repeats), with both lines."""
+    xyz = _coordinates(rows, layout, options, geographic, lines)
+    missing = ~np.isfinite(xyz[:, :2]).all(axis=1)
+    null_island = 0
     if geographic:
-        lon = _floats(table, roles["x"], path, missing=True)
-        lat = _floats(table, roles["y"], path, missing=True)
-        metres, projection = _project(np.stack([lon, lat], axis=1))
-        z = _floats(table, roles["z"], path, missing=True) if "z" in roles else None
-        positions = np.stack(
-            [metres[:, 0], np.zeros(len(lon)) if z is None else z, -metres[:, 1]], axis=1
-        )
-        if z is not None:  # 3D: (east, up, north) as (x, y, z) with +y up
-            positions[:, 2] = metres[:, 1]
-    else:
-        positions = _vectors(table, (roles["x"], roles["y"], roles.get("z")), path)
-    velocities = None
-    if "vx" in roles and "vy" in roles:
-        velocities = _vectors(table, (roles["vx"], roles["vy"], roles.get("vz")), path)
-    particles, particle_of = _ids(table, roles["particle"], path)
-    if "group" in roles:
-        group_names, group_of_row = _ids(table, roles["group"], path)
-    else:
-        group_names, group_of_row = np.array([path.stem]), np.zeros(len(times), dtype=np.int64)
-
-    # Rows by particle, each particle's in file order: its fixes must then be in time order.
-    order = np.argsort(particle_of, kind="stable")
-    pid, t = particle_of[order], times[order]
-    same_track = pid[1:] == pid[:-1]
-    step_back = same_track & (t[1:] <= t[:-1])
-    if step_back.any():
-        k = int(np.argmax(step_back))
-        row, before = int(order[k + 1]), int(order[k])
-        name = particles[pid[k]]
-        if t[k + 1] == t[k]:
-            raise TracksError(f"{_where(path, row)}: particle {name} has two rows at t = {t[k]:g}")
-        earlier = _where(path, before).split(": ", 1)[1]
-        raise TracksError(
-            f"{_where(path, row)}: particle {name}'s t = {t[k + 1]:g} is earlier than "
-            f"t = {t[k]:g} on {earlier}: each track's fixes must come in time order"
-        )
-    group_rows = group_of_row[order]
-    first_row = np.searchsorted(pid, pid)
-    mixed = group_rows != group_rows[first_row]
-    if mixed.any():
-        row = int(order[np.argmax(mixed)])
-        raise TracksError(
-            f"{_where(path, row)}: particle {particles[pid[np.argmax(mixed)]]} changes group"
-        )
-    if record is None:
-        # Centred: steps and turns of tracks in UTM metres keep every digit.
-        finite = np.isfinite(positions).all(axis=1)
-        if finite.any():
-            low, high = positions[finite].min(axis=0), positions[finite].max(axis=0)
-            positions = positions - (low + high) / 2
-    missing = ~np.isfinite(positions[order]).all(axis=1)
-    if velocities is not None:
-        missing |= ~np.isfinite(velocities[order]).all(axis=1)
-    keep = ~missing
-    order, pid, t, group_rows = order[keep], pid[keep], t[keep], group_rows[keep]
+        # (0, 0), "null island", is where a logger without a fix writes one: not a place.
+        island = (xyz[:, 0] == 0) & (xyz[:, 1] == 0)
+        null_island = int(island.sum())
+        missing |= island
+    if rows.velocity is not None:
+        missing |= ~np.isfinite(rows.velocity).all(axis=1)
+    sel = np.flatnonzero(~missing) if missing.any() else None  # each fix's index in `rows`
+    particle, t = _take(rows.particle, sel), _take(rows.t, sel)
     if len(t) == 0:
-        raise TracksError(f"{path}: every position is missing")
+        raise TracksError(f"{lines.path}: every position is missing")
+    order = np.argsort(particle, kind="stable") if (np.diff(particle) < 0).any() else None
+    pid, tt = _take(particle, order), _take(t, order)
+    same = pid[1:] == pid[:-1]
+    back = same & (tt[1:] < tt[:-1])
+    if back.any():
+        if not options.sort:
+            _refuse_back(int(np.argmax(back)), pid, tt, _compose(sel, order), rows, layout, lines)
+        order = np.lexsort((t, particle))
+        pid, tt = particle[order], t[order]
+        same = pid[1:] == pid[:-1]
+    del particle, t
+    sel = _compose(sel, order)
+    raw, velocity, group = _take(xyz, sel), _take(rows.velocity, sel), _take(rows.group, sel)
+    repeat = np.flatnonzero(same & (tt[1:] == tt[:-1]))
+    if len(repeat):
+        identical = _same_rows(raw, repeat)
+        if velocity is not None:
+            identical &= _same_rows(velocity, repeat)
+        if group is not None:
+            identical &= group[repeat] == group[repeat + 1]
+        if not identical.all():
+            _refuse_conflict(int(repeat[np.argmin(identical)]), pid, tt, sel, rows, layout, lines)
+        if not options.drop_duplicates:
+            j = int(repeat[0])
+            first, second = lines.where(_data_row(sel, j, rows), _data_row(sel, j + 1, rows))
+            raise TracksError(
+                f"{second}: repeats {first.split(': ', 1)[1]} (particle "
+                f"{rows.names[pid[j]]}, t = {tt[j]:g}, the same position)",
+                "drop_duplicates",
+            )
+        kept = np.ones(len(tt), dtype=bool)
+        kept[repeat + 1] = False
+        pid, tt, raw = pid[kept], tt[kept], raw[kept]
+        velocity = velocity[kept] if velocity is not None else None
+        group = group[kept] if group is not None else None
+        sel = _compose(sel, np.flatnonzero(kept))
+    source = rows.source if sel is None else (sel if rows.source is None else rows.source[sel])
+    return _Fixes(
+        particle=pid,
+        t=tt,
+        raw=raw,
+        velocity=velocity,
+        group=group,
+        rows=source,
+        names=[str(name) for name in rows.names],
+        group_names=[str(name) for name in rows.groups],
+        read=len(rows.t),
+        missing=int(missing.sum()),
+        duplicates=len(repeat),
+        null_island=null_island,
+    )
 
+
+def _coordinates(
+    rows: Rows, layout: Layout, options: TrackOptions, geographic: bool, lines: Lines
+) -> Array:
+    """The rows' coordinates, (n, 2) or (n, 3) with a z column: longitude and latitude (and
+    altitude) for geographic files, checked to be on Earth (TracksError with the line)."""
+    xyz = rows.xyz
+    if not ("z" in layout.roles or (layout.wide and not np.isnan(xyz[:, 2]).all())):
+        xyz = xyz[:, :2]
+    if not geographic:
+        return xyz
+    if options.crs is not None:
+        try:
+            lon, lat = track_geo.to_lon_lat(xyz[:, 0], xyz[:, 1], options.crs)
+        except ValueError as e:
+            raise TracksError(f"{lines.path}: {e}", "crs") from None
+        lost = ~np.isfinite(xyz[:, :2]).all(axis=1)
+        lon[lost] = lat[lost] = np.nan
+        xyz = np.column_stack([lon, lat, *([xyz[:, 2]] if xyz.shape[1] == 3 else [])])
+    bad = track_geo.check_degrees(xyz[:, 0], xyz[:, 1])
+    if bad is not None:
+        fix, problem = bad
+        raise TracksError(
+            f"{lines.at(rows.row(fix))}: {problem}; longitude and latitude are degrees (WGS84)"
+        )
+    return xyz
+
+
+def _take(values: Array | None, index: Array | None) -> Array:
+    """values[index], or values themselves for no index (None stays None)."""
+    return values if index is None or values is None else values[index]  # type: ignore[return-value]
+
+
+def _compose(first: Array | None, then: Array | None) -> Array | None:
+    """The index `then` applied after the index `first` (None: identity)."""
+    if first is None:
+        return then
+    return first if then is None else first[then]
+
+
+def _data_row(sel: Array | None, fix: int, rows: Rows) -> int:
+    """The data row of ordered fix `fix`."""
+    return rows.row(fix if sel is None else int(sel[fix]))
+
+
+def _same_rows(values: Array, k: Array) -> Array:
+    """Whether rows k and k + 1 of `values` are equal (NaN equal to NaN)."""
+    a, b = values[k], values[k + 1]
+    return ((a == b) | (np.isnan(a) & np.isnan(b))).all(axis=1)
+
+
+def _refuse_back(
+    k: int, pid: Array, t: Array, sel: Array | None, rows: Rows, layout: Layout, lines: Lines
+) -> None:
+    before, after = lines.where(_data_row(sel, k, rows), _data_row(sel, k + 1, rows))
+    earlier = before.split(": ", 1)[1]
+    if "particle" not in layout.roles and not layout.wide:
+        raise TracksError(
+            f"{after}: t = {t[k + 1]:g} is earlier than t = {t[k]:g} on {earlier}, and the "
+            "file has no particle column, so all its rows are one track; if it holds several "
+            "tracks, name their id column",
+            "columns",
+        )
+    raise TracksError(
+        f"{after}: particle {rows.names[pid[k]]}'s t = {t[k + 1]:g} is earlier than "
+        f"t = {t[k]:g} on {earlier}: each track's fixes must come in time order",
+        "sort",
+    )
+
+
+def _refuse_conflict(
+    j: int, pid: Array, t: Array, sel: Array | None, rows: Rows, layout: Layout, lines: Lines
+) -> None:
+    first, second = lines.where(_data_row(sel, j, rows), _data_row(sel, j + 1, rows))
+    if "particle" not in layout.roles and not layout.wide:
+        raise TracksError(
+            f"{second}: t = {t[j]:g} again (as on {first.split(': ', 1)[1]}) at another "
+            "position, and the file has no particle column, so all its rows are one track; "
+            "if it holds several tracks, name their id column",
+            "columns",
+        )
+    raise TracksError(
+        f"{second}: particle {rows.names[pid[j]]} has two rows at t = {t[j]:g} at different "
+        f"positions (this one and {first.split(': ', 1)[1]})"
+    )
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """The pieces (tracks between gaps) of the fixes: fixes starts[i]:ends[i]; those long
+    enough to measure, in the samples' order (`measured`, indices into starts), with their
+    sample counts; the sampling plan, the fix interval, the gap threshold and count."""
+
+    starts: Array
+    ends: Array
+    measured: Array
+    lengths: Array
+    plan: SamplePlan
+    fix_interval: float
+    max_gap: float
+    gaps: int
+
+
+def _pieces(
+    fixes: _Fixes,
+    rate: float,
+    record: Provenance | None,
+    max_gap: float | None,
+    min_samples: int,
+    path: Path,
+) -> _Pieces:
+    """Split each particle's fixes at gaps longer than max_gap and plan their samples;
+    TracksError if none is long enough, or if the samples would not fit in memory."""
+    pid, t = fixes.particle, fixes.t
+    same = pid[1:] == pid[:-1]
     if record is not None:
         plan = plan_samples(record.dt, max(float(np.max(t) - np.min(t)), record.dt), rate)
         interval, every = plan.interval, plan.steps_per_sample
         _check_run_rate(path, record, every, rate)
     else:
         interval, every = 1.0 / rate, 1
-    fix_gaps = np.diff(t)[pid[1:] == pid[:-1]]
+    fix_gaps = np.diff(t)[same]
     fix_interval = float(np.median(fix_gaps)) if len(fix_gaps) else math.nan
     if max_gap is None:
         max_gap = GAP_INTERVALS * max(interval, fix_interval if math.isfinite(fix_interval) else 0)
-    # Pieces: a new one at each particle's first fix and after each gap longer than max_gap.
-    gap = (pid[1:] == pid[:-1]) & (np.diff(t) > max_gap * (1 + _TIME_TOLERANCE))
-    new_piece = np.concatenate([[True], (pid[1:] != pid[:-1]) | gap])
-    piece_of_row = np.cumsum(new_piece) - 1
+    gap = same & (np.diff(t) > max_gap * (1 + _TIME_TOLERANCE))
+    new_piece = np.concatenate([[True], ~same | gap])
     starts = np.flatnonzero(new_piece)
     ends = np.append(starts[1:], len(t))
     first, last = t[starts], t[ends - 1]
@@ -520,86 +532,327 @@ def read_tracks(
     if not long_enough.any():
         longest = int(np.argmax(last - first))
         raise TracksError(
-            f"{path}: the longest track, {particles[pid[starts[longest]]]}, lasts "
+            f"{path}: the longest track, {fixes.names[pid[starts[longest]]]}, lasts "
             f"{last[longest] - first[longest]:g} s; the metrics need at least "
             f"{min_samples - 1} sample intervals ({(min_samples - 1) * interval:g} s at "
             f"{1 / interval:g} Hz)"
         )
-    starts, ends, first, counts = (a[long_enough] for a in (starts, ends, first, counts))
-    count = int(counts.max())
-    _check_memory(path, count, len(counts), (count - 1) * interval, 1.0 / interval)
-    plan = SamplePlan(steps_per_sample=every, samples=count, interval=interval)
-
     # Pieces in group order (as a scene's groups are), by particle and time within a group.
-    piece_group = group_rows[starts]
-    labels, group_rank = _group_labels(group_names, piece_group, record, path)
-    pieces = np.lexsort((np.arange(len(starts)), group_rank))
-    n = len(pieces)
-    # Each row's column in the samples: its piece's rank, -1 for the pieces left out.
-    rank = np.full(len(long_enough), -1, dtype=np.int64)
-    rank[np.flatnonzero(long_enough)[pieces]] = np.arange(n)
-    column = rank[piece_of_row]
-    used = column >= 0
-    targets = first[pieces][None, :] + np.arange(count)[:, None] * interval  # (T, n)
-    # Rows of the pieces measured, in (column, time) order, as _resample needs.
-    by_column = np.flatnonzero(used)[np.argsort(column[used], kind="stable")]
-    row_column = column[by_column]
-    piece_starts = np.searchsorted(row_column, np.arange(n))
-    piece_ends = np.append(piece_starts[1:], len(row_column))
-    blocks = (t[by_column], row_column, piece_starts, piece_ends, targets)
-    lengths = counts[pieces]
-    p = _resample(blocks[0], positions[order][by_column], *blocks[1:])
-    if velocities is not None:
-        v = _resample(blocks[0], velocities[order][by_column], *blocks[1:])
-    else:
-        v = _track_gradient(p, lengths, interval)
-    speeds = np.sqrt(np.einsum("tni,tni->tn", v, v))
-    headings = _headings(v, speeds)
+    candidates = np.flatnonzero(long_enough)
+    _labels, rank = _piece_groups(fixes, starts[candidates], record, path)
+    measured = candidates[np.argsort(rank, kind="stable")]
+    lengths = counts[measured]
+    count = int(lengths.max())
+    _check_memory(path, count, len(measured), (count - 1) * interval, 1.0 / interval, len(t))
+    return _Pieces(
+        starts=starts,
+        ends=ends,
+        measured=measured,
+        lengths=lengths,
+        plan=SamplePlan(steps_per_sample=every, samples=count, interval=interval),
+        fix_interval=fix_interval,
+        max_gap=float(max_gap),
+        gaps=int(gap.sum()),
+    )
 
-    group_counts = np.bincount(group_rank[pieces], minlength=len(labels))
+
+def _piece_groups(
+    fixes: _Fixes, starts: Array, record: Provenance | None, path: Path
+) -> tuple[list[GroupLabel], Array]:
+    """The groups' labels and the group rank of each piece starting at fix starts[i]."""
+    names = fixes.group_names if fixes.group is not None else [track_source.stem(path)]
+    labels, name_rank = _group_labels(names, record, path)
+    group_of = fixes.group[starts] if fixes.group is not None else np.zeros(len(starts), np.int64)
+    return labels, name_rank[group_of]
+
+
+def _positions(
+    fixes: _Fixes,
+    pieces: _Pieces,
+    layout: Layout,
+    options: TrackOptions,
+    geographic: bool,
+    record: Provenance | None,
+    lines: Lines,
+) -> tuple[Array, list[str], list[str]]:
+    """The fixes' positions in wander3d's axes (float64 (n, 3)), notes on how they were
+    placed, and warnings about what looks wrong."""
+    raw = fixes.raw
+    assert raw is not None
+    three_d = raw.shape[1] == 3
+    notes: list[str] = []
+    warnings: list[str] = []
+    if geographic:
+        positions, notes = _geographic_positions(raw, pieces, layout, options)
+        _warn_speeds(fixes, pieces, positions, warnings, lines)
+        return positions, notes, warnings
+    x, y = raw[:, 0], raw[:, 1]
+    # Column by column into one array: no stacked temporaries of every fix.
+    positions = np.empty((len(raw), 3))
+    positions[:, 0] = x
+    if not three_d:
+        positions[:, 1] = 0.0
+        np.negative(y, out=positions[:, 2])
+    elif options.up == "z":
+        positions[:, 1] = raw[:, 2]
+        np.negative(y, out=positions[:, 2])
+        notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
+    else:
+        positions[:, 1] = y
+        positions[:, 2] = raw[:, 2]
+        if options.up is None and record is None:  # wander3d's own runs are +y up
+            notes.append("3D tracks taken as +y up (--up z for z-up data)")
+    if record is None:
+        # Centred: steps and turns of tracks in UTM metres keep every digit.
+        for axis in range(3):
+            column = positions[:, axis]
+            column -= (column.min() + column.max()) / 2
+        warnings += _degree_like(x, y, fixes, layout)
+    return positions, notes, warnings
+
+
+def _geographic_positions(
+    raw: Array, pieces: _Pieces, layout: Layout, options: TrackOptions
+) -> tuple[Array, list[str]]:
+    """Longitude, latitude (and altitude) as metres in each piece's own frame, in
+    wander3d's axes (east, altitude, south), and notes on how."""
+    notes: list[str] = []
+    three_d = raw.shape[1] == 3
+    east, north, reach = track_geo.local_frames(raw[:, 0], raw[:, 1], pieces.starts, pieces.ends)
+    widest = float(reach.max(initial=0.0))
+    wide = track_geo.frame_errors(reach) > track_geo.MAX_FRAME_ERROR
+    error = track_geo.frame_error(widest) if not wide.any() else track_geo.MAX_FRAME_ERROR
+    shown = "longitude/latitude" if options.crs is None else f"{options.crs} coordinates"
+    notes.append(
+        f"{shown} measured in metres in each track's own frame (azimuthal equidistant "
+        f"about its centre, WGS84 geodesics, pyproj): the widest reaches "
+        f"{widest / 1000:.3g} km from its centre, distances within {100 * error:.2g}%"
+    )
+    if wide.any():
+        notes.append(
+            f"{int(wide.sum()):,} track{'s' if wide.sum() != 1 else ''} reaching farther "
+            f"than {track_geo.MAX_FRAME_ERROR:.1%} of stretch allows laid out by their "
+            "geodesic steps and turns instead (exact steps and turns, flattened)"
+        )
+    altitude = np.zeros(len(east))
+    if three_d:
+        unit = options.z_unit
+        column = layout.roles.get("z", "z")
+        if unit is None:
+            unit = "ft" if FEET_NAMES.search(spelling(column)) else "m"
+            other = "m" if unit == "ft" else "ft"
+            notes.append(
+                f"altitude ({column}) read as {'feet' if unit == 'ft' else 'metres'} "
+                f"(--z-unit {other} if it is in {'metres' if other == 'm' else 'feet'})"
+            )
+        altitude = raw[:, 2] * Z_UNITS[unit]
+    positions = np.column_stack([east, altitude, -north])
+    return positions, notes
+
+
+def _degree_like(x: Array, y: Array, fixes: _Fixes, layout: Layout) -> list[str]:
+    """A warning if x and y look like longitude and latitude read as units."""
+    if not (-180 <= x.min() and x.max() <= 180 and -90 <= y.min() and y.max() <= 90):
+        return []
+    same = fixes.particle[1:] == fixes.particle[:-1]
+    steps = np.hypot(np.diff(x), np.diff(y))[same]
+    moving = steps[steps > 0]
+    if len(moving) == 0 or np.median(moving) >= _DEGREE_LIKE_STEP:
+        return []
+    names = ", ".join(layout.roles.get(r, r) for r in ("x", "y")) if not layout.wide else "x, y"
+    return [
+        f"{names} are all within ±180 and ±90 and move by about {np.median(moving):.2g} a fix: "
+        "if they are longitude and latitude, give --geographic (they are measured as plain "
+        "units now)"
+    ]
+
+
+def _warn_speeds(
+    fixes: _Fixes, pieces: _Pieces, positions: Array, warnings: list[str], lines: Lines
+) -> None:
+    """A warning naming the fastest step between fixes if any is implausibly fast."""
+    pid, t = fixes.particle, fixes.t
+    same = pid[1:] == pid[:-1]
+    dt = np.diff(t)
+    step = np.sqrt(np.einsum("ij,ij->i", np.diff(positions, axis=0), np.diff(positions, axis=0)))
+    speed = np.divide(step, dt, out=np.zeros_like(step), where=same & (dt > 0))
+    fast = speed > track_geo.IMPLAUSIBLE_SPEED
+    if not fast.any():
+        return
+    k = int(np.argmax(speed))
+    first, second = lines.where(fixes.row(k), fixes.row(k + 1))
+    warnings.append(
+        f"{int(fast.sum()):,} step{'s' if fast.sum() != 1 else ''} between fixes faster than "
+        f"{track_geo.IMPLAUSIBLE_SPEED:g} m/s, the fastest {speed[k]:.3g} m/s (particle "
+        f"{fixes.names[pid[k]]}, {first} to line {second.rsplit(' ', 1)[1]}): bad fixes?"
+    )
+
+
+def _resampled(
+    path: Path,
+    fixes: _Fixes,
+    pieces: _Pieces,
+    placed: list[Array | None],
+    record: Provenance | None,
+    layout: Layout,
+    notes: list[str],
+    warnings: list[str],
+) -> Tracks:
+    """The measured pieces resampled, as Tracks. placed: [positions, velocities or None] of
+    the fixes, emptied once resampled (they are as large as the samples: the headings need
+    the room)."""
+    plan = pieces.plan
+    interval, count = plan.interval, plan.samples
+    measured, lengths = pieces.measured, pieces.lengths
+    n = len(measured)
+    starts, ends = pieces.starts[measured], pieces.ends[measured]
+    positions, velocities = placed
+    assert positions is not None
+    has_velocities = velocities is not None
+    p = _resample_pieces(fixes.t, positions, starts, ends, count, interval)
+    v = None
+    if velocities is not None:
+        v = _resample_pieces(fixes.t, velocities, starts, ends, count, interval)
+    placed.clear()
+    del positions, velocities
+    headings, speeds = _headings_and_speeds(p, v, lengths, interval)
+    del v
+    labels, rank = _piece_groups(fixes, starts, record, path)
+    group_counts = np.bincount(rank, minlength=len(labels))
     bounds = np.concatenate([[0], np.cumsum(group_counts)])
     slices = tuple(slice(int(a), int(b)) for a, b in itertools.pairwise(bounds))
     present = group_counts > 0
-    valid = np.arange(count)[:, None] < lengths[None, :]
     if record is not None:
         scene = record.scene(str(path))
         low = np.asarray(scene.enclosure.min, dtype=np.float64)
         high = np.asarray(scene.enclosure.max, dtype=np.float64)
         margin = float(scene.enclosure.margin)
     else:
-        low, high, margin = p[valid].min(axis=0), p[valid].max(axis=0), math.nan
+        (low, high), margin = _extent(p, lengths), math.nan
     samples = Samples(
         interval=interval,
         times=np.arange(count) * interval,
-        headings=headings.astype(np.float32),
+        headings=headings,
         positions=p,
-        speeds=speeds.astype(np.float32),
+        speeds=speeds,
         group_slices=tuple(s for s, k in zip(slices, present, strict=True) if k),
         low=low,
         high=high,
         margin=margin,
         lengths=None if np.all(lengths == count) else lengths,
     )
+    used = int((ends - starts).sum())
     return Tracks(
         samples=samples,
         groups=tuple(g for g, k in zip(labels, present, strict=True) if k),
         plan=plan,
         record=record,
-        fix_interval=fix_interval,
-        columns=tuple((role, name) for role, name in roles.items() if name != role),
-        projection=projection,
+        fix_interval=pieces.fix_interval,
+        columns=tuple((role, name) for role, name in layout.roles.items() if name != role),
+        notes=tuple(notes),
+        warnings=tuple(warnings),
         counts=TrackCounts(
-            fixes=len(times),
-            missing=int(missing.sum()),
-            gaps=int(gap.sum()),
-            max_gap=float(max_gap),
+            fixes=fixes.read,
+            missing=fixes.missing,
+            gaps=pieces.gaps,
+            max_gap=pieces.max_gap,
             tracks=n,
-            short=int((~long_enough).sum()),
-            fixes_used=int(used.sum()),
+            short=len(pieces.starts) - n,
+            fixes_used=used,
             samples=int(lengths.sum()),
+            duplicates=fixes.duplicates,
         ),
-        velocities=velocities is not None,
+        velocities=has_velocities,
+        particles=tuple(fixes.names[i] for i in fixes.particle[starts]),
     )
+
+
+def _resample_pieces(
+    t: Array, values: Array, starts: Array, ends: Array, count: int, interval: float
+) -> Array:
+    """(T, n, k) samples of the pieces' fixes starts[i]:ends[i] at `interval` from each one's
+    first fix, resampled a chunk of pieces at a time (bounded temporaries)."""
+    out = np.empty((count, len(starts), values.shape[1]))
+    first = t[starts]
+    for lo, hi in _chunks(ends - starts, count):
+        block = _block(starts[lo:hi], ends[lo:hi])
+        local_starts = np.concatenate([[0], np.cumsum(ends[lo:hi] - starts[lo:hi])[:-1]])
+        local_ends = local_starts + (ends[lo:hi] - starts[lo:hi])
+        # Targets past a track's end give its last fix (those samples are left out).
+        targets = first[lo:hi][None, :] + np.arange(count)[:, None] * interval
+        out[:, lo:hi] = _resample(
+            t[block], values[block], local_starts, local_ends, targets, interval
+        )
+    return out
+
+
+def _headings_and_speeds(
+    p: Array, v: Array | None, lengths: Array, interval: float
+) -> tuple[Array, Array]:
+    """float32 unit headings (T, n, 3) and speeds (T, n) from the velocities `v`, or from the
+    positions' central differences, by chunks of tracks."""
+    count, n = p.shape[:2]
+    headings = np.empty((count, n, 3), dtype=np.float32)
+    speeds = np.empty((count, n), dtype=np.float32)
+    step = max(1, _CHUNK_ITEMS // max(count, 1))
+    for lo in range(0, n, step):
+        sl = slice(lo, lo + step)
+        vel = v[:, sl] if v is not None else _track_gradient(p[:, sl], lengths[sl], interval)
+        speed = np.sqrt(np.einsum("tni,tni->tn", vel, vel))
+        headings[:, sl] = _headings(vel, speed)
+        speeds[:, sl] = speed
+    return headings, speeds
+
+
+def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> Array | None:
+    """The file's velocities in wander3d's axes, as the positions are placed."""
+    if velocity is None:
+        return None
+    vx, vy, vz = velocity[:, 0], velocity[:, 1], velocity[:, 2]
+    if "vz" not in layout.roles:
+        return np.column_stack([vx, np.zeros_like(vx), -vy])
+    if up == "z":
+        return np.column_stack([vx, vz, -vy])
+    return velocity
+
+
+def _chunks(fixes: Array, count: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of tracks whose fixes and samples (count each) add up to about
+    _CHUNK_ITEMS: the temporaries of resampling stay bounded whatever the file."""
+    cost = np.cumsum(fixes + count)
+    bounds = [0]
+    while bounds[-1] < len(fixes):
+        done = cost[bounds[-1] - 1] if bounds[-1] else 0
+        bounds.append(max(bounds[-1] + 1, int(np.searchsorted(cost, done + _CHUNK_ITEMS))))
+    bounds[-1] = min(bounds[-1], len(fixes))
+    return list(itertools.pairwise(bounds))
+
+
+def _block(starts: Array, ends: Array) -> Array:
+    """The fixes starts[0]:ends[0], starts[1]:ends[1], ... as one index array."""
+    sizes = ends - starts
+    before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return np.arange(int(sizes.sum())) + np.repeat(starts - before, sizes)
+
+
+def _extent(p: Array, lengths: Array) -> tuple[Array, Array]:
+    """The lowest and highest corner of every track's own samples (T, n, 3), by chunks of
+    tracks (a boolean mask of all samples would copy them); the rows after a track's end
+    are not its samples."""
+    low, high = np.full(3, np.inf), np.full(3, -np.inf)
+    step = max(1, _CHUNK_ITEMS // max(len(p), 1))
+    for lo in range(0, p.shape[1], step):
+        chunk = p[:, lo : lo + step]
+        if (lengths[lo : lo + step] < len(p)).any():
+            chunk = chunk[np.arange(len(p))[:, None] < lengths[None, lo : lo + step]]
+        low = np.minimum(low, chunk.min(axis=tuple(range(chunk.ndim - 1))))
+        high = np.maximum(high, chunk.max(axis=tuple(range(chunk.ndim - 1))))
+    return low, high
+
+
+#: The line `tune --like` writes at the top of a scene it fitted measuring headings from
+#: positions, by which `stats` knows to say so.
+FITTED_FROM_POSITIONS = "# Fitted with headings measured from positions"
 
 
 def headings_from_positions(samples: Samples) -> Samples:
@@ -631,10 +884,18 @@ def _track_gradient(p: Array, lengths: Array, interval: float) -> Array:
     return np.where(after[..., None], v[end, cols][None], v)
 
 
-def _check_memory(path: Path, count: int, tracks: int, duration: float, rate: float) -> None:
+def _check_memory(
+    path: Path, count: int, tracks: int, duration: float, rate: float, fixes: int
+) -> None:
     """TracksError if resampling `tracks` tracks to `count` samples would not fit in memory
-    (tracks lasting years at 10 Hz, or a typo in a time column), before allocating any."""
-    need = count * tracks * _RESAMPLE_BYTES + working_bytes(count, tracks)
+    beside the `fixes` fixes read (tracks lasting years at 10 Hz, or a typo in a time
+    column), before allocating any."""
+    need = (
+        count * tracks * _SAMPLE_BYTES
+        + min(_CHUNK_ITEMS, count * tracks) * _CHUNK_ITEM_BYTES
+        + fixes * ROW_BYTES
+        + working_bytes(count, tracks)
+    )
     budget, why = memory_budget()
     if need > budget:
         raise TracksError(
@@ -663,49 +924,44 @@ def _check_run_rate(path: Path, record: Provenance, every: int, rate: float) -> 
 
 
 def _group_labels(
-    group_names: Array, track_group: Array, record: Provenance | None, path: Path
+    group_names: list[str], record: Provenance | None, path: Path
 ) -> tuple[list[GroupLabel], Array]:
-    """A label per group and each track's group rank: the scene's order and methods for a
+    """A label per group and each group name's rank: the scene's order and methods for a
     wander3d run, else the order of the names."""
     if record is None:
-        labels = [GroupLabel(str(name), TRACKS_METHOD) for name in group_names]
-        return labels, track_group
+        labels = [GroupLabel(name, TRACKS_METHOD) for name in group_names]
+        return labels, np.arange(len(group_names), dtype=np.int64)
     scene_groups = record.scene(str(path)).groups
     known = [g.name for g in scene_groups]
-    extra = [str(name) for name in group_names if str(name) not in known]
+    extra = [name for name in group_names if name not in known]
     labels = [GroupLabel(g.name, g.wander.method) for g in scene_groups]
     labels += [GroupLabel(name, TRACKS_METHOD) for name in extra]
     rank_of_name = {label.name: i for i, label in enumerate(labels)}
-    ranks = np.array([rank_of_name[str(name)] for name in group_names], dtype=np.int64)
-    return labels, ranks[track_group]
+    return labels, np.array([rank_of_name[name] for name in group_names], dtype=np.int64)
 
 
 def _resample(
-    t: Array, values: Array, row_track: Array, starts: Array, ends: Array, targets: Array
+    t: Array, values: Array, starts: Array, ends: Array, targets: Array, interval: float
 ) -> Array:
     """Linear interpolation of each track's (rows, k) values at its target times.
 
-    t, values: the rows, each track's a contiguous block in time order; row_track: the
-    column of `targets` each row's track has; starts, ends: each column's track's rows (n,);
-    targets: (T, n) times within each track's span. Returns (T, n, k) float64. A target within
+    t, values: the rows, each track's a contiguous block in time order; starts, ends: each
+    column's track's rows (n,); targets: (T, n) times, targets[j] = targets[0] + j *
+    interval, targets[0] each track's first fix. Returns (T, n, k) float64. A target within
     _TIME_TOLERANCE of the gap from a fix gets that fix's value exactly.
     """
     count, n = targets.shape
-    wanted = targets.ravel()
-    # Merge fixes and targets in (column, time) order, fixes first at equal times: the fixes
-    # before a target in that order are those of the columns before its own (`before`) and
-    # its track's fixes at or before it.
-    track = np.concatenate([row_track, np.tile(np.arange(n), count)])
-    time = np.concatenate([t, wanted])
-    kind = np.concatenate([np.zeros(len(t), np.int8), np.ones(len(wanted), np.int8)])
-    merged = np.lexsort((kind, time, track))
-    fixes_before = np.cumsum(kind[merged] == 0)
-    is_target = kind[merged] == 1
-    at_or_before = np.empty(len(wanted), dtype=np.int64)
-    at_or_before[merged[is_target] - len(t)] = fixes_before[is_target]
-    length = ends - starts
-    before = np.concatenate([[0], np.cumsum(length)[:-1]])
-    left = starts[None, :] + at_or_before.reshape(count, n) - before[None, :] - 1
+    track = np.repeat(np.arange(n), ends - starts)
+    # The first target at or after each fix (a fix a hair after a target is at it): the
+    # fixes at or before target j of a track are those whose first target is at most j.
+    # Counted with integers, one search over all tracks: track * (T + 1) + that target.
+    offset = (t - targets[0][track]) / interval
+    at = np.ceil(offset - _TIME_TOLERANCE)
+    if _on_grid(offset, at, starts, ends, count):
+        return _placed(values, at.astype(np.int64), track, ends - starts, count)
+    keys = track * (count + 1) + np.clip(at, 0, count).astype(np.int64)
+    wanted = (np.arange(n, dtype=np.int64) * (count + 1))[None, :] + np.arange(count)[:, None]
+    left = np.searchsorted(keys, wanted, side="right") - 1
     left = np.clip(left, starts[None, :], np.maximum(ends - 2, starts)[None, :])
     right = np.minimum(left + 1, ends[None, :] - 1)
     t_left, t_right = t[left], t[right]
@@ -713,14 +969,38 @@ def _resample(
     weight = np.clip((targets - t_left) / gap, 0.0, 1.0)
     weight[weight < _TIME_TOLERANCE] = 0.0
     weight[weight > 1.0 - _TIME_TOLERANCE] = 1.0
-    w = weight[..., None]
-    return values[left] * (1.0 - w) + values[right] * w
+    # From the left fix towards the right one: exact where they are equal (a track at rest
+    # stays exactly at rest, its path length 0, not 4e-12 of rounding).
+    start = values[left]
+    return start + weight[..., None] * (values[right] - start)
+
+
+def _on_grid(offset: Array, at: Array, starts: Array, ends: Array, count: int) -> bool:
+    """Whether every fix is on a target (to _TIME_TOLERANCE) and every target up to its
+    track's last fix has one: tracks logged at the sample rate, which need no interpolation."""
+    local = np.arange(len(offset)) - np.repeat(starts, ends - starts)
+    return bool(np.array_equal(at, local) and (np.abs(offset - at) <= _TIME_TOLERANCE).all())
+
+
+def _placed(values: Array, at: Array, track: Array, sizes: Array, count: int) -> Array:
+    """(T, n, k) samples of fixes that are on the targets: each in its place, and each
+    track's last one repeated after its end (those samples are left out of every metric)."""
+    n = len(sizes)
+    out = np.empty((count, n, values.shape[1]))
+    out[at, track] = values
+    last = sizes - 1
+    after = np.arange(count)[:, None] > last[None, :]
+    if after.any():
+        out[after] = np.broadcast_to(out[last, np.arange(n)][None], out.shape)[after]
+    return out
 
 
 def _headings(velocities: Array, speeds: Array) -> Array:
     """Unit velocity, the last direction of motion while at rest (the first one before any
     motion; +x for a track that never moves): (T, n, 3)."""
     moving = speeds > 1e-12
+    if moving.all():  # the usual case: no rest to carry a heading through
+        return velocities / speeds[..., None]
     t = len(speeds)
     index = np.where(moving, np.arange(t)[:, None], -1)
     last = np.maximum.accumulate(index, axis=0)
@@ -734,16 +1014,14 @@ def _headings(velocities: Array, speeds: Array) -> Array:
     return out
 
 
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
-
-
 __all__ = [
     "COLUMN_ALIASES",
+    "FITTED_FROM_POSITIONS",
+    "GAP_INTERVALS",
     "TRACKS_METHOD",
     "ExportError",
     "TrackCounts",
+    "TrackOptions",
     "Tracks",
     "TracksError",
     "headings_from_positions",

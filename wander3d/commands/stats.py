@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
+import itertools
 import json
 import sys
 import textwrap
@@ -21,23 +23,29 @@ from wander3d.analysis.sampling import (
     plan_samples,
     sample_simulation,
 )
-from wander3d.analysis.stats import GroupLabel, compute_stats, working_bytes
+from wander3d.analysis.stats import (
+    MAX_LAG_S,
+    MIN_LAGS,
+    GroupLabel,
+    compute_stats,
+    working_bytes,
+)
 from wander3d.analysis.tracks import (
-    GAP_INTERVALS,
+    FITTED_FROM_POSITIONS,
+    TRACKS_METHOD,
     Tracks,
-    TracksError,
-    parse_columns,
-    read_tracks,
+    headings_from_positions,
 )
 from wander3d.arguments import positive_float
 from wander3d.engine import GroupParams, Simulation
 from wander3d.engine.warmup import compile_kernel, compiling_notice
-from wander3d.export import ExportError, Provenance
+from wander3d.export import Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
 from .common import PROG, CliError, load_scene_arg, output_option
 from .progress import Progress
+from .track_options import add_track_options, given_track_options, read_tracks_option
 
 NAME = "stats"
 HELP = "measure the wander: path statistics per group"
@@ -58,14 +66,17 @@ DESCRIPTION = (
     + "\n\n"
     + textwrap.fill(
         "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
-        "NPC paths, animal tracks, a tracker's or trackpy's output, a Movebank CSV export, or a "
-        "file 'wander3d run' wrote): a .csv or .parquet long table with a particle id, a time "
-        "(seconds or date-times; or frame and --fps/--dt), x, y and optionally z, vx, vy, vz and "
-        "group, in the usual spellings (id, track_id, TrackId; time, Time, timestamp; X, Y; "
-        "Movebank's location-long/location-lat, projected to metres), or as named by --columns. "
-        "Empty or NaN positions are missing fixes; tracks are split at gaps longer than "
-        "--max-gap; each piece is resampled linearly to --sample-rate from its first fix and "
-        "measured in full.",
+        "NPC paths, animal tracks, a tracker's or trackpy's output, idtracker.ai's tables, a "
+        "Movebank, AIS or ADS-B export, a GPS log, or a file 'wander3d run' wrote): a .csv (.tsv, "
+        ".csv.gz; separator, decimal commas, comments and UTF-16 found) or .parquet table with a "
+        "particle id (none: one track), a time (seconds, epoch numbers or date-times; or frame "
+        "and --fps/--dt), x, y and optionally z, vx, vy, vz and group, in the usual spellings "
+        "(id, track_id, individual, mmsi; time, timestamp; X, Y; longitude/latitude, measured "
+        "in metres in each track's own frame), or as named by --columns; or a wide table of "
+        "x1, y1, x2, y2, .... Empty or NaN positions are missing fixes; tracks are split at gaps "
+        "longer than --max-gap; each piece is resampled linearly to --sample-rate from its "
+        "first fix and measured in full. Every refusal names the line and the option that "
+        "helps.",
         width=88,
     )
 )
@@ -79,33 +90,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
     parser.add_argument(
         "--tracks", metavar="FILE", help="measure the tracks in this .csv or .parquet instead"
-    )
-    timing = parser.add_mutually_exclusive_group()
-    timing.add_argument(
-        "--dt",
-        type=positive_float,
-        metavar="S",
-        help="with --tracks: seconds per frame, for tracks timed by a 'frame' column",
-    )
-    timing.add_argument(
-        "--fps",
-        type=positive_float,
-        metavar="HZ",
-        help="with --tracks: frames per second, for tracks timed by a 'frame' column (trackpy)",
-    )
-    parser.add_argument(
-        "--columns",
-        metavar="ROLE=NAME,...",
-        help="with --tracks: which column is which, e.g. particle=TrackId,t=Time,x=X,y=Y "
-        "(roles: particle, t, frame, x, y, z, vx, vy, vz, group; others found by their usual "
-        "spellings)",
-    )
-    parser.add_argument(
-        "--max-gap",
-        type=positive_float,
-        metavar="S",
-        help=f"with --tracks: split a track where fixes are more than S seconds apart "
-        f"(default: {GAP_INTERVALS:g} sample or fix intervals, whichever is longer)",
     )
     parser.add_argument(
         "--seconds",
@@ -122,11 +106,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "whole number of steps, at most one sample per step",
     )
     parser.add_argument(
+        "--max-lag",
+        type=positive_float,
+        metavar="S",
+        help=f"compute the autocorrelations and the MSD (and its slope) up to a lag of S "
+        f"seconds (default: {MAX_LAG_S:g} s or {MIN_LAGS} samples, whichever is longer); "
+        "at most half the run or the longest track",
+    )
+    parser.add_argument(
+        "--headings",
+        choices=("velocity", "positions"),
+        help="where the headings come from: the velocity (default: the engine's, or a tracks "
+        "file's vx, vy, vz; from the positions when it has none) or the positions (central "
+        "differences, as for tracks without velocities and as `tune --like` fits)",
+    )
+    parser.add_argument(
+        "--per-track",
+        action="store_true",
+        help="with --tracks: one row per particle (its pieces pooled) instead of per group",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="write the numbers to stdout as JSON, no table"
     )
     parser.add_argument(
         "--plot", metavar="FILE", help="also write the plots to this .png, .svg or .pdf file"
     )
+    add_track_options(parser, "with --tracks")
 
 
 def _check_plotting(path: Path) -> None:
@@ -157,13 +162,20 @@ def main(args: argparse.Namespace) -> int:
         return _measure_tracks(args)
     if args.scene is None:
         raise CliError("give a SCENE to measure, or --tracks FILE")
-    for option in ("dt", "fps", "columns", "max_gap"):
-        if getattr(args, option) is not None:
-            raise CliError(f"--{option.replace('_', '-')} applies to --tracks only")
+    for option in [*given_track_options(args), *(["--per-track"] if args.per_track else [])]:
+        raise CliError(f"{option} applies to --tracks only")
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
     check_fits(scene)
     plan = plan_samples(scene.dt, seconds, args.sample_rate)
+    if plan.rate < args.sample_rate * (1 - 1e-6) and plan.steps_per_sample == 1:
+        print(
+            f"{PROG}: --sample-rate {args.sample_rate:g} is faster than the scene steps "
+            f"(dt {scene.dt:.4g} s): sampling every step, at {plan.rate:.4g} Hz",
+            file=sys.stderr,
+        )
+    if args.headings is None:
+        _tuned_headings_note(scene.source)
     if plan.samples < 3:
         raise CliError(
             f"--seconds {seconds:g} is too short: the metrics need at least 2 sample "
@@ -191,8 +203,9 @@ def main(args: argparse.Namespace) -> int:
         samples = sample_simulation(sim, plan, progress.update)
         progress.finish(plan.steps)
         report = _report(
-            samples,
+            _with_headings(samples, args.headings),
             scene.groups,
+            args.max_lag,
             scene=scene.name,
             source=None if scene.source is None else str(scene.source),
             seed=scene.seed,
@@ -205,14 +218,42 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _report(
-    samples: Samples, groups: Sequence[GroupParams | GroupLabel], **run: Any
+    samples: Samples,
+    groups: Sequence[GroupParams | GroupLabel],
+    max_lag: float | None,
+    **run: Any,
 ) -> StatsReport:
-    """The statistics of `samples` as a report; `run` describes them (StatsReport's fields)."""
+    """The statistics of `samples` as a report, with autocorrelations up to `max_lag` s
+    (None: the default); `run` describes them (StatsReport's fields)."""
     if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
         # Big runs take a while to analyse too (about a second per million agent-samples).
         print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-    stats, curves = compute_stats(samples, groups)
+    lags = {} if max_lag is None else {"max_lag_s": max_lag, "min_lags": 1}
+    stats, curves = compute_stats(samples, groups, **lags)  # type: ignore[arg-type]
     return StatsReport(groups=stats, curves=curves, **run)
+
+
+def _with_headings(samples: Samples, headings: str | None) -> Samples:
+    """`samples` with headings from the positions if asked (`headings_from_positions`)."""
+    return headings_from_positions(samples) if headings == "positions" else samples
+
+
+def _tuned_headings_note(source: Path | None) -> None:
+    """Say how to measure a scene `tune --like` fitted as the fit measured it."""
+    if source is None:
+        return
+    try:
+        with open(source, encoding="utf-8") as f:
+            head = f.read(4096)
+    except OSError:
+        return
+    if FITTED_FROM_POSITIONS in head:
+        print(
+            f"{PROG}: headings are the engine's velocity; this scene was fitted to tracks with "
+            "headings measured from positions, as theirs were: --headings positions (and "
+            "the fit's --seconds and --sample-rate, in its first lines) measures it that way",
+            file=sys.stderr,
+        )
 
 
 def _plot(path: Path, report: StatsReport, colors: Sequence[str]) -> None:
@@ -232,17 +273,13 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         _check_plotting(plot_path)
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         tracks = read_tracks_option(path, "--tracks", args)
-        if tracks.fix_interval > 1.5 * tracks.plan.interval:
-            print(
-                f"wander3d: the tracks have a fix every {tracks.fix_interval:.3g} s (median), "
-                f"sampled every {tracks.plan.interval:.3g} s: the samples between fixes lie "
-                "on straight lines; a lower --sample-rate measures the tracks themselves",
-                file=sys.stderr,
-            )
+        if args.per_track:
+            tracks = per_track(tracks)
         record = tracks.record
         report = _report(
-            tracks.samples,
+            _with_headings(tracks.samples, args.headings),
             tracks.groups,
+            args.max_lag,
             scene=record.scene_name if record else path.name,
             source=str(path),
             seed=record.seed if record else None,
@@ -257,48 +294,14 @@ def _measure_tracks(args: argparse.Namespace) -> int:
     return _print(report, args.json, plot_path)
 
 
-def read_tracks_option(path: Path, option: str, args: argparse.Namespace) -> Tracks:
-    """The tracks in `path`, given as `option` (--tracks, --like), read with the track options
-    in `args` (--columns, --fps or --dt, --sample-rate, --max-gap); what reading them did is
-    said on stderr (`tracks_notes`). CliError naming the option for a file it cannot read."""
-    try:
-        columns = parse_columns(args.columns) if args.columns is not None else None
-    except TracksError as e:
-        raise CliError(f"--columns {e}") from None
-    dt = 1.0 / args.fps if args.fps is not None else args.dt
-    try:
-        tracks = read_tracks(path, args.sample_rate, dt, columns=columns, max_gap=args.max_gap)
-    except TracksError as e:
-        hint = {"dt": " with --dt S or --fps HZ", "columns": "; name it with --columns"}
-        raise CliError(f"{option} {e}{hint.get(e.missing or '', '')}") from None
-    except ExportError as e:
-        raise CliError(f"{option} {e}") from None
-    for line in tracks_notes(tracks):
-        print(f"{PROG}: {line}", file=sys.stderr)
-    return tracks
-
-
-def tracks_notes(tracks: Tracks) -> list[str]:
-    """What reading the tracks did, one line each: columns found by other names, a
-    projection, and always the fixes, gaps and samples measured."""
-    notes = []
-    if tracks.columns:
-        notes.append("columns: " + ", ".join(f"{role}={name}" for role, name in tracks.columns))
-    if tracks.projection is not None:
-        notes.append(tracks.projection)
-    c = tracks.counts
-    parts = [f"{c.fixes:,} fixes read"]
-    if c.missing:
-        parts.append(f"{c.missing:,} missing (empty or NaN) left out")
-    parts.append(f"{c.gaps:,} gap{'s' if c.gaps != 1 else ''} over {c.max_gap:.3g} s split")
-    if c.short:
-        parts.append(f"{c.short:,} piece{'s' if c.short != 1 else ''} too short left out")
-    parts.append(
-        f"measured {c.fixes_used:,} fixes in {c.tracks:,} track{'s' if c.tracks != 1 else ''} "
-        f"as {c.samples:,} samples"
-    )
-    notes.append("; ".join(parts))
-    return notes
+def per_track(tracks: Tracks) -> Tracks:
+    """`tracks` with one group per particle (its pieces, contiguous in the samples)."""
+    names = tracks.particles
+    bounds = [0] + [i for i in range(1, len(names)) if names[i] != names[i - 1]] + [len(names)]
+    slices = tuple(slice(a, b) for a, b in itertools.pairwise(bounds))
+    labels = tuple(GroupLabel(names[s.start], TRACKS_METHOD) for s in slices)
+    samples = dataclasses.replace(tracks.samples, group_slices=slices)
+    return dataclasses.replace(tracks, samples=samples, groups=labels)
 
 
 def _track_colors(record: Provenance | None, path: Path, names: Sequence[str]) -> list[str]:

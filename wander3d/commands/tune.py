@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
-from wander3d.analysis.tracks import GAP_INTERVALS
+from wander3d.analysis.plot import plot_format
 from wander3d.arguments import finite_float, positive_float, positive_int
 
 from .common import EXIT_INTERRUPTED, PROG, CliError, load_scene_arg, output_option
-from .stats import read_tracks_option
 from .sweep import add_timeout_option
+from .track_options import add_track_options, given_track_options, read_tracks_option
 
 if TYPE_CHECKING:
     from wander3d.scene import Scene
@@ -44,11 +44,13 @@ DESCRIPTION = (
         "Search the values of the --vary keys of one group of SCENE (default: the wander keys "
         "its method reads, each from a quarter to four times its value) until the group's "
         "metrics, measured as `wander3d stats` does and averaged over --seeds runs, are within "
-        "--tolerance of every --target. Optuna's TPE sampler (seeded: the same command finds "
-        "the same values) proposes batches of trials that run on a local Dask cluster or on "
-        "--scheduler. Writes the scene with the tuned values (every other key kept) to --out "
-        "and prints achieved against target; exits with status 3 when some target was not "
-        "reached (the best values found are written all the same).",
+        "--tolerance of every --target. Optuna's TPE sampler over the whole ranges, then a "
+        "local search around the best point (seeded: the same command finds the same values), "
+        "proposes batches of trials that run on a local Dask cluster or on --scheduler. "
+        "Writes the scene with the tuned values (every other key kept) to --out "
+        "and prints achieved against target, and against the tuned scene measured again as "
+        "`wander3d stats` measures it on new seeds; exits with status 3 when some target was not "
+        "reached there (the best values found are written all the same).",
         width=88,
     )
     + "\n\n"
@@ -118,23 +120,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--like", metavar="TRACKS", help="take the targets from these tracks (.csv, .parquet)"
     )
     parser.add_argument(
-        "--columns", metavar="ROLE=NAME,...", help="with --like: as `stats --columns`"
-    )
-    timing = parser.add_mutually_exclusive_group()
-    timing.add_argument(
-        "--dt", type=positive_float, metavar="S", help="with --like: seconds per frame"
-    )
-    timing.add_argument(
-        "--fps", type=positive_float, metavar="HZ", help="with --like: frames per second"
-    )
-    parser.add_argument(
-        "--max-gap",
-        type=positive_float,
-        metavar="S",
-        help=f"with --like: split tracks at gaps longer than S seconds (default: "
-        f"{GAP_INTERVALS:g} sample or fix intervals)",
-    )
-    parser.add_argument(
         "--sample-rate",
         type=positive_float,
         default=DEFAULT_SAMPLE_RATE,
@@ -144,9 +129,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--plot",
-        metavar="PNG",
+        metavar="FILE",
         help="with --like: draw the tracks' and the fitted group's turn-angle distributions "
-        "and MSD curves to this PNG",
+        "and MSD curves to this .png, .svg or .pdf",
+    )
+    parser.add_argument(
+        "--fit-box",
+        action="store_true",
+        help=f"with --like: scale the scene's box (and its margin) to {BOX_REACH:g} times the "
+        "distance the tracks move in --seconds, when it is smaller (else that is refused)",
     )
     parser.add_argument(
         "--vary",
@@ -193,30 +184,80 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--workers", type=positive_int, metavar="N", help="local worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster")
     add_timeout_option(parser)
+    add_track_options(parser, "with --like, as for stats --tracks")
 
 
 def main(args: argparse.Namespace) -> int:
     """Tune as `args` say; return the exit status (0, EXIT_NOT_REACHED, or 130 when
     interrupted)."""
-    from wander3d.sweep import like, tune
+    _check_request(args)
+    scene = load_scene_arg(args.scene)
+    index, targets, specs = _targets_and_keys(scene, args)
+    if plan_samples(scene.dt, args.seconds, args.sample_rate).samples < 3:
+        raise CliError(f"--seconds {args.seconds:g} is too short to measure")
+    found = None
+    if args.like is not None:
+        found = _read_like(args)
+        scene = _fitting_box(scene, index, found, args)
+        targets = {**found.targets, **targets}
+    knobs = _knobs(scene, index, specs, found, args)
+    done = [0]  # trials finished, for the interrupt's line
+    try:
+        result = _tune_and_write(args, scene, index, targets, knobs, found, done)
+    except KeyboardInterrupt:
+        print(
+            f"{PROG}: interrupted after {done[0]} trials; nothing written to {args.out}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    _print_table(knobs, result, found, args.tolerance)
+    return _verdict(args, result, found)
 
+
+def _check_request(args: argparse.Namespace) -> None:
+    """CliError for a request that cannot work, before anything is read or run: options
+    without --like, an --out or --plot name of the wrong kind."""
     if args.like is None:
         if not args.target:
             raise CliError("give a --target METRIC=VALUE, or --like TRACKS")
-        for option in ("columns", "dt", "fps", "max_gap", "plot"):
-            if getattr(args, option) is not None:
-                raise CliError(f"--{option.replace('_', '-')} applies to --like only")
-    tolerance = args.tolerance
-    scene = load_scene_arg(args.scene)
+        extra = ["--plot"] if args.plot else []
+        extra += ["--fit-box"] if args.fit_box else []
+        for option in [*given_track_options(args), *extra]:
+            raise CliError(f"{option} applies to --like only")
+    if Path(args.out).suffix.lower() != ".toml":
+        raise CliError(f"--out {args.out}: the tuned scene is TOML; name a .toml file")
+    if args.plot is not None and not Path(args.plot).is_dir():
+        try:
+            plot_format(args.plot)
+        except ValueError as e:
+            raise CliError(f"--plot {e}") from None
+
+
+def _targets_and_keys(
+    scene: Scene, args: argparse.Namespace
+) -> tuple[int, dict[str, float], list[str]]:
+    """The tuned group's index, the --target values by metric, and the keys to vary."""
+    from wander3d.sweep import tune
+
     try:
         index = tune.group_index(scene, args.group)
         targets = {tune.metric_name(name): value for name, value in args.target or []}
         specs = args.vary or tune.default_keys(scene, index)
     except tune.TuneError as e:
         raise CliError(str(e)) from None
-    found = _read_like(args) if args.like is not None else None
-    if found is not None:
-        targets = {**found.targets, **targets}
+    return index, targets, specs
+
+
+def _knobs(
+    scene: Scene,
+    index: int,
+    specs: list[str],
+    found: TrackTargets | None,
+    args: argparse.Namespace,
+) -> list[Knob]:
+    """The keys searched: --vary's (or the defaults), and with --like the speed and force."""
+    from wander3d.sweep import tune
+
     try:
         knobs = [tune.make_knob(scene, index, spec) for spec in specs]
     except tune.TuneError as e:
@@ -226,38 +267,64 @@ def main(args: argparse.Namespace) -> int:
     names = [k.name for k in knobs]
     if len(set(names)) < len(names):
         raise CliError("--vary names a key twice")
-    if Path(args.out).suffix.lower() != ".toml":
-        raise CliError(f"--out {args.out}: the tuned scene is TOML; name a .toml file")
-    if plan_samples(scene.dt, args.seconds, args.sample_rate).samples < 3:
-        raise CliError(f"--seconds {args.seconds:g} is too short to measure")
+    return knobs
+
+
+def _tune_and_write(
+    args: argparse.Namespace,
+    scene: Scene,
+    index: int,
+    targets: dict[str, float],
+    knobs: list[Knob],
+    found: TrackTargets | None,
+    done: list[int],
+) -> TuneResult:
+    """Search, then write the tuned scene (and --plot), each whole or not at all."""
+    from wander3d.sweep import like, tune
+
     plot_path = Path(args.plot) if args.plot is not None else None
-    done = [0]  # trials finished, for the interrupt's line
-    try:
-        with contextlib.ExitStack() as outputs:
-            temporary = outputs.enter_context(output_option("--out", Path(args.out)))
-            plot_file = (
-                outputs.enter_context(output_option("--plot", plot_path)) if plot_path else None
-            )
-            result = _tune(args, scene, index, targets, knobs, found, tolerance, done)
-            temporary.write_text(
-                tune.tuned_toml(result, knobs, args.group, args.scene), encoding="utf-8"
-            )
-            if plot_file is not None and found is not None and result.profile is not None:
-                with open(plot_file, "wb") as out:
-                    like.write_plot(out, found.profile, result.profile, f"fitted {args.group!r}")
-    except KeyboardInterrupt:
-        print(
-            f"{PROG}: interrupted after {done[0]} trials; nothing written to {args.out}",
-            file=sys.stderr,
-        )
-        return EXIT_INTERRUPTED
+    with contextlib.ExitStack() as outputs:
+        temporary = outputs.enter_context(output_option("--out", Path(args.out)))
+        plot_file = outputs.enter_context(output_option("--plot", plot_path)) if plot_path else None
+        result = _tune(args, scene, index, targets, knobs, found, done)
+        measured = _stats_command(args, found)
+        from_positions = found is not None and found.from_positions
+        text = tune.tuned_toml(result, knobs, args.group, args.scene, measured, from_positions)
+        temporary.write_text(text, encoding="utf-8")
+        if plot_file is not None and found is not None and result.profile is not None:
+            with open(plot_file, "wb") as out:
+                like.write_plot(
+                    out,
+                    found.profile,
+                    result.profile,
+                    f"fitted {args.group!r}",
+                    plot_format(plot_file),
+                )
+    return result
+
+
+def _stats_command(args: argparse.Namespace, found: TrackTargets | None) -> str:
+    """The `wander3d stats` command that measures the tuned scene as the check did."""
+    headings = " --headings positions" if found is not None and found.from_positions else ""
+    return (
+        f"wander3d stats {args.out} --seconds {args.seconds:g} --sample-rate "
+        f"{args.sample_rate:g}{headings}"
+    )
+
+
+def _print_table(
+    knobs: list[Knob], result: TuneResult, found: TrackTargets | None, tolerance: float
+) -> None:
+    """The keys from the scene's values to the tuned ones, and each metric's target,
+    achieved and checked values."""
     print(f"{'key':<24} {'from':>10} {'to':>10}")
     for k in knobs:
-        print(f"{k.name:<24} {k.start:>10.4g} {result.values[k.name]:>10.4g}")
-    # "checked": the tuned values measured again, new seeds, at the scene's own agent count.
+        print(f"{k.name:<24} {k.value:>10.4g} {result.values[k.name]:>10.4g}")
+    # "checked": the tuned scene measured again as `stats` measures it, on seeds not searched.
     print(f"\n{'metric':<24} {'target':>10} {'achieved':>10} {'off':>7} {'checked':>10} {'off':>7}")
     for metric, goal in result.targets.items():
-        met = "" if result.errors[metric] <= tolerance else "  not matched"
+        worst = max(result.errors[metric], result.checked_errors.get(metric, 0.0))
+        met = "" if worst <= tolerance else "  not matched"
         print(
             f"{metric:<24} {goal:>10.4g} {result.achieved[metric]:>10.4g} "
             f"{result.errors[metric]:>7.1%} {result.checked[metric]:>10.4g} "
@@ -265,27 +332,49 @@ def main(args: argparse.Namespace) -> int:
         )
     for metric, why in (found.skipped if found is not None else {}).items():
         print(f"{metric:<24} {'':>10} {'':>10} {'':>7}  not targeted: {why}")
+    for metric, floor in (found.floors if found is not None else {}).items():
+        print(
+            f"({metric}: 'off' is its distance less {floor:.3g}, the distance between two "
+            "halves of the tracks)"
+        )
+
+
+def _verdict(args: argparse.Namespace, result: TuneResult, found: TrackTargets | None) -> int:
+    """Say how it went on stderr; the exit status: 0 if every target was met in the search
+    and in the check, EXIT_NOT_REACHED if not."""
+    tolerance = args.tolerance
     measured = args.agents or result.checked_agents
     print(
         f"{PROG}: achieved with {args.seeds} seed(s) of {measured:,} agents; checked with "
-        f"{args.seeds} new seed(s) of the scene's {result.checked_agents:,}",
+        f"{args.seeds} new seed(s) of the scene's {result.checked_agents:,}, the first as "
+        f"`{_stats_command(args, found)}` measures it",
         file=sys.stderr,
     )
     worst = max(result.errors, key=lambda m: result.errors[m])
-    if result.errors[worst] <= tolerance:
+    checked = max(result.checked_errors, key=lambda m: result.checked_errors[m])
+    if result.errors[worst] > tolerance:
         print(
-            f"{PROG}: within {tolerance:.0%} of every target after {result.trials} trials; "
-            f"tuned scene written to {args.out}",
+            f"{PROG}: not within {tolerance:.0%} of every target after {result.trials} trials "
+            f"(worst: {worst}, {result.errors[worst]:.1%} off); the best values found are "
+            f"written to {args.out}",
             file=sys.stderr,
         )
-        return 0
+        return EXIT_NOT_REACHED
+    if result.checked_errors[checked] > tolerance:
+        print(
+            f"{PROG}: within {tolerance:.0%} of every target after {result.trials} trials, but "
+            f"not in the check on new seeds (worst: {checked}, "
+            f"{result.checked_errors[checked]:.1%} off): more --seeds or --seconds average out "
+            f"more of the runs' noise; the values are written to {args.out}",
+            file=sys.stderr,
+        )
+        return EXIT_NOT_REACHED
     print(
-        f"{PROG}: not within {tolerance:.0%} of every target after {result.trials} trials "
-        f"(worst: {worst}, {result.errors[worst]:.1%} off); the best values found are written "
-        f"to {args.out}",
+        f"{PROG}: within {tolerance:.0%} of every target after {result.trials} trials, and in "
+        f"the check; tuned scene written to {args.out}",
         file=sys.stderr,
     )
-    return EXIT_NOT_REACHED
+    return 0
 
 
 def _read_like(args: argparse.Namespace) -> TrackTargets:
@@ -293,14 +382,66 @@ def _read_like(args: argparse.Namespace) -> TrackTargets:
     from wander3d.sweep import like
 
     tracks = read_tracks_option(Path(args.like), "--like", args)
-    if tracks.samples.high[1] <= tracks.samples.low[1]:
-        # Flat tracks beside a group that climbs and dives: the turns and the MSD differ.
+    return like.track_targets(tracks)
+
+
+def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.Namespace) -> Scene:
+    """`scene`, or with --fit-box its box scaled to hold the tracks' paths; CliError if its
+    box cannot hold them at their scale (agents would meet walls the tracks never met). A
+    note if the tracks are flat and the group is not."""
+    from wander3d.sweep import like
+
+    group = scene.groups[index]
+    flat = not found.three_d
+    if flat and group.wander.vertical != 0:
         print(
-            f"{PROG}: the tracks are 2D; the group moves in 3D unless its scene keeps it "
-            "level (wander.vertical = 0 and a box one margin high, say)",
+            f"{PROG}: the tracks are 2D; group {group.name!r} moves in 3D (wander.vertical = "
+            f"{group.wander.vertical:g}): its turns and MSD are measured in 3D; tune a scene "
+            "whose group stays level (wander.vertical = 0) to fit flat motion",
             file=sys.stderr,
         )
-    return like.track_targets(tracks)
+    # Along each axis, how far a track moves in a run: no farther than the tracks range (a
+    # box held them) nor than their MSD says they move in --seconds.
+    reach = like.reach(found, args.seconds)
+    enclosure = scene.enclosure
+    axes = (0, 2) if flat else (0, 1, 2)
+    inside = [enclosure.max[a] - enclosure.min[a] - 2 * enclosure.margin for a in axes]
+    need = [min(found.extent[a], reach) for a in axes]
+    ratio, axis = max((n / max(i, 1e-9), a) for n, i, a in zip(need, inside, axes, strict=True))
+    if ratio <= BOX_LIMIT:
+        return scene
+    name = "xyz"[axis]
+    said = (
+        f"the tracks range {need[axes.index(axis)]:.3g} units along {name} in {args.seconds:g} "
+        f"s, and the scene's box is {inside[axes.index(axis)]:.3g} units along {name} inside "
+        "its wall margins"
+    )
+    if not args.fit_box:
+        raise CliError(
+            f"--like: {said}: its walls would turn the group where the tracks went on; "
+            f"--fit-box scales the box to {BOX_REACH:g} times their range"
+        )
+    factor = BOX_REACH * ratio
+    scaled = dataclasses.replace(
+        enclosure,
+        min=_scaled(enclosure.min, factor),
+        max=_scaled(enclosure.max, factor),
+        margin=enclosure.margin * factor,
+    )
+    print(f"{PROG}: {said}: the box scaled {factor:.3g} times (--fit-box)", file=sys.stderr)
+    return scene.replace(enclosure=scaled)
+
+
+def _scaled(corner: tuple[float, float, float], factor: float) -> tuple[float, float, float]:
+    return (corner[0] * factor, corner[1] * factor, corner[2] * factor)
+
+
+#: Tracks that move farther in a run (root mean square) than this many times the box's
+#: width inside its margins cannot be fitted in it: a walk confined to a box moves at most
+#: about 0.7 of its width (the RMS distance between two points in it).
+BOX_LIMIT = 2.0
+#: --fit-box makes the box's inside this many times as wide as the tracks move in a run.
+BOX_REACH = 2.0
 
 
 def _speed_knobs(scene: Scene, index: int, speed: float) -> list[Knob]:
@@ -325,7 +466,11 @@ def _speed_knobs(scene: Scene, index: int, speed: float) -> list[Knob]:
     except tune.TuneError as e:
         raise CliError(f"--like: {e}") from None
     starts = (start, min(max(force, knobs[1].low), knobs[1].high))
-    return [dataclasses.replace(k, start=v) for k, v in zip(knobs, starts, strict=True)]
+    values = (float(group.max_speed), float(group.max_force))
+    return [
+        dataclasses.replace(k, start=v, value=value)
+        for k, v, value in zip(knobs, starts, values, strict=True)
+    ]
 
 
 def _tune(
@@ -335,7 +480,6 @@ def _tune(
     targets: dict[str, float],
     knobs: list[Knob],
     found: TrackTargets | None,
-    tolerance: float,
     done: list[int],
 ) -> TuneResult:
     """Run the search on the cluster; `done[0]` counts the trials finished."""
@@ -362,9 +506,10 @@ def _tune(
                 seeds=args.seeds,
                 agents=args.agents,
                 trials=args.trials,
-                tolerance=tolerance,
+                tolerance=args.tolerance,
                 profile=found.profile if found is not None else None,
                 from_positions=found.from_positions if found is not None else False,
+                floors=found.floors if found is not None else None,
                 on_batch=report,
                 timeout=args.timeout,
             )

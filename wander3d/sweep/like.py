@@ -49,14 +49,22 @@ class Profile:
 @dataclass(frozen=True)
 class TrackTargets:
     """The targets taken from tracks: metric -> value (TURN_DISTANCE -> 0), the tracks'
-    profile, the measures not targeted (metric -> why), the tracks' full stats, and whether
-    their headings came from positions (then the trials' must too: `measure_profile`)."""
+    profile, the measures not targeted (metric -> why), the tracks' full stats, whether
+    their headings came from positions (then the trials' must too: `measure_profile`), and
+    whether they move in 3D (False: flat, in the horizontal plane), and how far a track
+    ranges along x, y and z (units: the median over tracks of its bounding box's sides);
+    floors: how far the tracks are from themselves on a measure no group can match exactly
+    (TURN_DISTANCE: the distance between the turn angles of their two halves, even and odd
+    tracks), which a fit's error is not held to."""
 
     targets: dict[str, float]
     profile: Profile
     skipped: dict[str, str]
     stats: GroupStats
     from_positions: bool
+    three_d: bool = True
+    extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
+    floors: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -101,7 +109,56 @@ def track_targets(tracks: Tracks) -> TrackTargets:
         else:
             targets[metric] = value
     targets[TURN_DISTANCE] = 0.0
-    return TrackTargets(targets, Profile.of(curves), skipped, stats, not tracks.velocities)
+    samples = tracks.samples
+    three_d = bool(np.asarray(samples.high)[1] > np.asarray(samples.low)[1])
+    # Samples after a track's end repeat its last one: within its box.
+    sides = samples.positions.max(axis=0) - samples.positions.min(axis=0)  # (n, 3)
+    median = np.median(sides, axis=0)
+    extent = (float(median[0]), float(median[1]), float(median[2]))
+    floors = {TURN_DISTANCE: _turn_floor(one)}
+    return TrackTargets(
+        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent, floors
+    )
+
+
+def _turn_floor(one: Tracks) -> float:
+    """The turn-angle distance between the even and the odd tracks of `one` (one group): how
+    far two samples of the same motion are apart (0 for fewer than two tracks)."""
+    samples = one.samples
+    n = samples.headings.shape[1]
+    if n < 2:
+        return 0.0
+    halves = []
+    for columns in (np.arange(0, n, 2), np.arange(1, n, 2)):
+        half = dataclasses.replace(
+            samples,
+            headings=samples.headings[:, columns],
+            positions=samples.positions[:, columns],
+            speeds=samples.speeds[:, columns],
+            group_slices=(slice(0, len(columns)),),
+            lengths=None if samples.lengths is None else samples.lengths[columns],
+        )
+        _stats, (curves,) = compute_stats(half, one.groups)
+        halves.append(curves.turn_counts)
+    distance = turn_distance(halves[0], halves[1])
+    return distance if math.isfinite(distance) else 0.0
+
+
+def reach(found: TrackTargets, seconds: float) -> float:
+    """How far the tracks move in `seconds` (units, root mean square): their MSD at that lag,
+    interpolated on log-log axes, or beyond their last lag extrapolated with their MSD
+    slope (at most ballistic, 2)."""
+    lags, msd = found.profile.lags, found.profile.msd
+    ok = (lags > 0) & np.isfinite(msd) & (msd > 0)
+    if not ok.any():
+        return 0.0
+    lags, msd = lags[ok], msd[ok]
+    if seconds <= lags[-1]:
+        value = np.exp(np.interp(np.log(seconds), np.log(lags), np.log(msd)))
+    else:
+        slope = found.stats.msd_slope if math.isfinite(found.stats.msd_slope) else 2.0
+        value = msd[-1] * (seconds / lags[-1]) ** min(max(slope, 0.0), 2.0)
+    return float(np.sqrt(value))
 
 
 def measure_profile(
@@ -118,41 +175,49 @@ def measure_profile(
     return [(s, Profile.of(c)) for s, c in zip(stats, curves, strict=True)]
 
 
-def write_plot(out: IO[bytes], tracks: Profile, fitted: Profile, label: str) -> None:
+def write_plot(
+    out: IO[bytes], tracks: Profile, fitted: Profile, label: str, file_format: str = "png"
+) -> None:
     """Side by side: the tracks' and the fitted group's turn-angle distributions (probability
-    per degree against degrees) and MSD curves (units^2 against s, log-log), as a PNG."""
+    per degree against degrees) and MSD curves (units^2 against s, log-log), in `file_format`
+    ("png", "svg" or "pdf"), dark as `stats --plot`'s."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(10, 4), layout="constrained")
+    from wander3d.analysis import plot
+
+    fig = Figure(figsize=(10, 4), layout="constrained", facecolor=plot.BACKGROUND)
     turns, msd = fig.subplots(1, 2)
-    for profile, name, style in ((tracks, "tracks", "-"), (fitted, label, "--")):
+    colors = ("#ffb000", "#4fc3f7")
+    for profile, name, style, color in (
+        (tracks, "tracks", "-", colors[0]),
+        (fitted, label, "--", colors[1]),
+    ):
         counts = np.asarray(profile.turn_counts, dtype=np.float64)
         width = 360.0 / len(counts)
         centres = -180.0 + width * (np.arange(len(counts)) + 0.5)
         density = counts / max(counts.sum(), 1.0) / width
-        turns.plot(centres, density, style, label=name)
+        turns.plot(centres, density, style, label=name, color=color, linewidth=1.8)
         ok = (profile.lags > 0) & np.isfinite(profile.msd) & (profile.msd > 0)
-        msd.loglog(profile.lags[ok], profile.msd[ok], style, label=name)
+        msd.loglog(profile.lags[ok], profile.msd[ok], style, label=name, color=color, linewidth=1.8)
     # Most turns between samples are small: show the range that holds nearly all of them.
     counts = np.asarray(tracks.turn_counts, dtype=np.float64)
     edges = np.linspace(-180.0, 180.0, len(counts) + 1)
     cumulative = np.cumsum(counts) / max(counts.sum(), 1.0)
     low = edges[int(np.searchsorted(cumulative, 0.005))]
     high = edges[min(int(np.searchsorted(cumulative, 0.995)) + 1, len(counts))]
-    reach = max(abs(low), abs(high), 2.0)
-    turns.set_xlim(-reach, reach)
-    turns.set_xlabel("turn angle between steps (deg)")
-    turns.set_ylabel("probability density (1/deg)")
-    turns.set_title("turn-angle distribution")
-    msd.set_xlabel("lag (s)")
-    msd.set_ylabel("mean squared displacement (units²)")
-    msd.set_title("MSD")
+    span = max(abs(low), abs(high), 2.0)
+    turns.set_xlim(-span, span)
+    plot.style_axes(turns, "turn angle between steps (deg)", "probability density (1/deg)",
+                    "Turn-angle distribution")  # fmt: skip
+    plot.style_axes(msd, "lag (s, log scale)", "mean squared displacement (units², log scale)",
+                    "Mean squared displacement")  # fmt: skip
+    plot.plain_log_ticks(msd)
     for ax in (turns, msd):
-        ax.legend()
-    fig.savefig(out, format="png", dpi=100)
+        plot.style_legend(ax)
+    fig.savefig(out, format=file_format, dpi=100, facecolor=plot.BACKGROUND)
 
 
 __all__ = [
@@ -162,6 +227,7 @@ __all__ = [
     "TrackTargets",
     "measure_profile",
     "pooled",
+    "reach",
     "track_targets",
     "turn_distance",
     "write_plot",

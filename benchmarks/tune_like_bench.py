@@ -1,0 +1,120 @@
+"""`tune --like` on hidden tracks: how many trials, how long, how close.
+
+    python benchmarks/tune_like_bench.py                     # both sources below
+    python benchmarks/tune_like_bench.py --source hidden     # one
+    python benchmarks/tune_like_bench.py --trials 128 --seeds 3
+
+Each source is a group of a scene the fit never sees, run for --seconds and written as a
+plain CSV of positions (particle, t, x, y, z: no velocities, no run record):
+
+  hidden   docs/tracks/hidden.toml's wanderers (the README's example: the default scene's
+           sphere method with other wander keys, speed and force);
+  minnows  scenes/fish.toml's minnows (a bundled scene written for the app, not for this:
+           another box, speed and force), at their own 250 agents.
+
+Then, as a user would: `wander3d tune default --group wanderers --like tracks.csv --out
+fitted.toml` (two local workers), and `wander3d stats fitted.toml --headings positions
+--seconds S` of the written scene, on its own seed and on a seed neither the search nor the
+check used. Prints the trials, wall time, and the error of speed, turn rate and persistence
+(and every other target) against the tracks' own. Time it alone (flock
+/tmp/wander3d-timing.lock) and note the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SOURCES = {
+    "hidden": ("docs/tracks/hidden.toml", "wanderers"),
+    "minnows": ("scenes/fish.toml", "minnows"),
+}
+KEYS = ("mean_speed", "mean_turn_rate", "persistence", "twitchiness", "msd_slope")
+
+
+def wander3d(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run(
+        [sys.executable, "-m", "wander3d", *args], capture_output=True, text=True, env=env,
+        timeout=3600, check=False,
+    )  # fmt: skip
+
+
+def write_tracks(scene_file: str, group: str, seconds: float, path: Path) -> None:
+    """The group's run as positions only, the scene's own seed and count."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from wander3d.analysis import sample_spec
+    from wander3d.scene import load_scene
+
+    scene = load_scene(REPO / scene_file)
+    (g,) = [g for g in scene.groups if g.name == group]
+    samples = sample_spec(scene.replace(groups=(g,)).run_spec, seconds, 10.0)
+    t, n = samples.positions.shape[:2]
+    p = samples.positions.astype(np.float64)
+    columns = {"particle": np.tile(np.arange(n), t), "t": np.repeat(samples.times, n)}
+    columns |= {axis: p[..., i].ravel() for i, axis in enumerate("xyz")}
+    pacsv.write_csv(pa.table(columns), path)
+
+
+def measure(source: str, args: argparse.Namespace, work: Path) -> None:
+    scene_file, group = SOURCES[source]
+    tracks = work / f"{source}.csv"
+    write_tracks(scene_file, group, args.seconds, tracks)
+    truth = json.loads(wander3d("stats", "--tracks", str(tracks), "--json").stdout)["groups"][0]
+    fitted = work / f"{source}-fitted.toml"
+    start = time.perf_counter()
+    done = wander3d(
+        "tune", "default", "--group", "wanderers", "--like", str(tracks), "--out", str(fitted),
+        "--workers", "2", "--trials", str(args.trials), "--seeds", str(args.seeds),
+        "--seconds", f"{args.seconds:g}",
+    )  # fmt: skip
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 3):
+        raise SystemExit(f"tune failed:\n{done.stderr}")
+    lines = [line for line in done.stderr.splitlines() if "trials, best" not in line]
+    trials = next(line for line in reversed(lines) if "trials" in line)
+    print(f"\n== {source}: {scene_file} group {group!r}; exit {done.returncode}, {wall:.0f} s")
+    print(done.stdout.rstrip())
+    print(trials)
+    for label, seed in (("stats of the fitted scene", None), ("a seed never used", 4242)):
+        fitted_args = [str(fitted), "--headings", "positions", "--seconds", f"{args.seconds:g}"]
+        if seed is not None:
+            text = fitted.read_text().replace("\nseed = ", "\nseed = 4242 #", 1)
+            other = work / f"{source}-seed.toml"
+            other.write_text(text)
+            fitted_args[0] = str(other)
+        doc = json.loads(wander3d("stats", *fitted_args, "--json").stdout)
+        got = next(g for g in doc["groups"] if g["name"] == "wanderers")
+        errors = "  ".join(
+            f"{k.replace('mean_', '')} {abs(got[k] - truth[k]) / abs(truth[k]):5.1%}" for k in KEYS
+        )
+        print(f"{label:<26} {errors}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--source", choices=sorted(SOURCES), action="append")
+    parser.add_argument("--trials", type=int, default=64)
+    parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory() as folder:
+        for source in args.source or sorted(SOURCES):
+            measure(source, args, Path(folder))
+    print(f"\nload average {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
