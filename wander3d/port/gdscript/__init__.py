@@ -17,18 +17,21 @@ from wander3d.port.plan import GROUP_NUMBERS, PortPlan, group_numbers
 from wander3d.port.readme import conformance_section, parameter_section
 
 #: A plain decimal literal is read exactly by Godot's float parser (Tcl's strtod, not correctly
-#: rounded) when it has at most this many digits: then it is one exact integer scaled by one
-#: exact power of ten, a single rounding. Longer ones are written as integer / power of two.
+#: rounded) when it has at most this many digits, a trailing ".0" included: then it is one
+#: exact integer scaled by one exact power of ten, a single rounding. Others are written as an
+#: integer literal (exact in any parser) times powers of two.
 _EXACT_DIGITS = 15
 _TWO_62 = 2**62
 
 
 def double_literal(x: float) -> str:
     """`x` as a GDScript expression that Godot 3 and 4 read as exactly this double: the
-    shortest decimal where Godot's parser reads it exactly, else an integer over (or times)
+    shortest decimal where Godot's parser reads it exactly, else an integer literal times
     powers of two (exact arithmetic, folded when the script loads)."""
     if not math.isfinite(x):
         raise ValueError(f"{x} cannot be a parameter of a port")
+    if x == 0.0 and math.copysign(1.0, x) < 0.0:
+        return "0.0 * -1.0"  # Godot 3 reads the literal -0.0 as +0.0
     text = repr(float(x))
     digits = sum(c.isdigit() for c in text)
     if "e" not in text and digits <= _EXACT_DIGITS:
@@ -38,9 +41,9 @@ def double_literal(x: float) -> str:
     while m % 2 == 0:
         m, k = m // 2, k + 1
     sign = "-" if x < 0 else ""
-    if k >= 0:
-        return f"{sign}{m}.0" + "".join(f" * {p}" for p in _powers_of_two(k))
-    return f"{sign}{m}.0" + "".join(f" / {p}" for p in _powers_of_two(-k))
+    if k >= 0:  # a whole number: exact as an int converted by arithmetic
+        return f"{sign}{m} * 1.0" + "".join(f" * {p}" for p in _powers_of_two(k))
+    return f"{sign}{m}" + "".join(f" * (1.0 / {p})" for p in _powers_of_two(-k))
 
 
 def _powers_of_two(n: int) -> list[int]:

@@ -59,9 +59,9 @@ static func sphere_lines(centre: Array, radius: float, segments: int) -> Array:
 	for axis in 3:
 		var previous := []
 		for k in segments + 1:
-			var angle := k * step
-			var a := cos(angle) * radius
-			var b := sin(angle) * radius
+			var angle: float = k * step
+			var a: float = cos(angle) * radius
+			var b: float = sin(angle) * radius
 			var point: Array = centre.duplicate()
 			point[(axis + 1) % 3] += a
 			point[(axis + 2) % 3] += b
@@ -89,8 +89,8 @@ static func cross_lines(point: Array, size: float) -> Array:
 static func box_lines(low: Array, high: Array) -> Array:
 	var lines := []
 	for axis in 3:
-		var u := (axis + 1) % 3
-		var v := (axis + 2) % 3
+		var u: int = (axis + 1) % 3
+		var v: int = (axis + 2) % 3
 		for corner in 4:
 			var a: Array = low.duplicate()
 			a[u] = high[u] if corner & 1 else low[u]
