@@ -108,6 +108,21 @@ def scene_block(plan: PortPlan) -> str:
     return "\n".join(lines)
 
 
+def method_ids(core: str) -> dict[str, int]:
+    """The wander methods the core declares, name -> id: its METHODS list (ids are positions,
+    which steer's branches look up) and its SPHERE.. constants (the branches); ValueError when
+    the two disagree. For Language.method_ids (checked against the engine's METHOD_TABLE)."""
+    listed = re.search(r"^const METHODS = \[(.*?)\]", core, re.M)
+    if listed is None:
+        raise ValueError("the core declares no METHODS")
+    names = re.findall(r'"(\w+)"', listed.group(1))
+    ids = {name: int(i) for name, i in re.findall(r"^const ([A-Z]+) = (\d+)$", core, re.M)}
+    constants = {name.lower(): ids[name] for name in ids if name.lower() in names}
+    if constants != {name: i for i, name in enumerate(names)}:
+        raise ValueError(f"METHODS {names} and the method constants {ids} disagree")
+    return constants
+
+
 def readme(plan: PortPlan) -> str:
     """DIR/README.md of a GDScript port."""
     return README.format(

@@ -42,8 +42,10 @@ if [[ $status -eq 2 ]]; then
     grep '^usage:' "$log" >&2
     exit 2
 fi
-# Godot exits 0 after a script error too: a run is good only with its CSV written.
-if [[ $status -ne 0 || ! -s "$out" ]]; then
+# Godot 3 goes on after a script error (the failing function returns null, its caller
+# carries on) and exits 0 after a parse error: a run is good only with its CSV written and no
+# script error in its log.
+if [[ $status -ne 0 || ! -s "$out" ]] || grep -q 'SCRIPT ERROR' "$log"; then
     cat "$log" >&2
     exit $(( status == 0 ? 1 : status ))
 fi
