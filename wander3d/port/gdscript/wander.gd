@@ -722,6 +722,11 @@ class WanderBox extends WanderMath:
 	## The hard guarantee (stage 6): an agent that left the box is mirrored back in (position,
 	## velocity, its frame and target). Whether it was.
 	func reflect(agent: WanderAgent, position: Array, velocity: Array) -> bool:
+		var x: float = position[0]
+		var y: float = position[1]
+		var z: float = position[2]
+		if x >= low[0] and x <= high[0] and y >= low[1] and y <= high[1] and z >= low[2] and z <= high[2]:
+			return false  # inside, as nearly always
 		var h: Array = agent.heading
 		var s: Array = agent.side
 		var w: Array = agent.wander_direction
@@ -927,18 +932,26 @@ class Wander extends WanderMath:
 			var ahead_x := px + vx * (_LOOKAHEAD + abs(vx) * _stop_time)
 			var ahead_y := py + vy * (_LOOKAHEAD + abs(vy) * _stop_time)
 			var ahead_z := pz + vz * (_LOOKAHEAD + abs(vz) * _stop_time)
+			# numba's min(1, max(0, r)), written out: r if 0 < r < 1, else 1 or 0.
+			var r := 0.0
 			if hx < 0.0:
-				ix = least(1.0, most(0.0, (low[0] + margin - ahead_x) * _inverse_ramp))
+				r = (low[0] + margin - ahead_x) * _inverse_ramp
+				ix = (r if r < 1.0 else 1.0) if r > 0.0 else 0.0
 			elif hx > 0.0:
-				ix = -least(1.0, most(0.0, (ahead_x - (high[0] - margin)) * _inverse_ramp))
+				r = (ahead_x - (high[0] - margin)) * _inverse_ramp
+				ix = -((r if r < 1.0 else 1.0) if r > 0.0 else 0.0)
 			if hy < 0.0:
-				iy = least(1.0, most(0.0, (low[1] + margin - ahead_y) * _inverse_ramp))
+				r = (low[1] + margin - ahead_y) * _inverse_ramp
+				iy = (r if r < 1.0 else 1.0) if r > 0.0 else 0.0
 			elif hy > 0.0:
-				iy = -least(1.0, most(0.0, (ahead_y - (high[1] - margin)) * _inverse_ramp))
+				r = (ahead_y - (high[1] - margin)) * _inverse_ramp
+				iy = -((r if r < 1.0 else 1.0) if r > 0.0 else 0.0)
 			if hz < 0.0:
-				iz = least(1.0, most(0.0, (low[2] + margin - ahead_z) * _inverse_ramp))
+				r = (low[2] + margin - ahead_z) * _inverse_ramp
+				iz = (r if r < 1.0 else 1.0) if r > 0.0 else 0.0
 			elif hz > 0.0:
-				iz = -least(1.0, most(0.0, (ahead_z - (high[2] - margin)) * _inverse_ramp))
+				r = (ahead_z - (high[2] - margin)) * _inverse_ramp
+				iz = -((r if r < 1.0 else 1.0) if r > 0.0 else 0.0)
 		var weight := most(abs(ix), most(abs(iy), abs(iz)))
 
 		# 2. The wander target.
@@ -1456,21 +1469,19 @@ class Flock:
 	func advance(steps := 1) -> void:
 		for n in steps:
 			for i in count:
-				var p: Array = positions[i]
-				var before: Array = previous[i]
-				before[0] = p[0]
-				before[1] = p[1]
-				before[2] = p[2]
-				var h: Array = agents[i].heading
-				before = previous_headings[i]
-				before[0] = h[0]
-				before[1] = h[1]
-				before[2] = h[2]
-			for i in count:
 				var wander: Wander = groups[group_of[i]].wander
 				var agent: WanderAgent = agents[i]
 				var position: Array = positions[i]
 				var velocity: Array = velocities[i]
+				var before: Array = previous[i]
+				before[0] = position[0]
+				before[1] = position[1]
+				before[2] = position[2]
+				var heading: Array = agent.heading
+				before = previous_headings[i]
+				before[0] = heading[0]
+				before[1] = heading[1]
+				before[2] = heading[2]
 				wander.steer(agent, position, velocity, dt)
 				var force: Array = agent.force
 				var containment: Array = agent.containment
