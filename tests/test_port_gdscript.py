@@ -439,7 +439,16 @@ def test_every_gd_file_a_port_writes_parses_and_lints_as_godot_4(tmp_path):
     bin_dir = Path(shutil.which("gdparse") or REPO / ".venv" / "bin" / "gdparse").parent
     for tool in ("gdparse", "gdlint"):
         assert (bin_dir / tool).exists(), f"{tool} missing: pip install -e '.[test-core]'"
-    done = subprocess.run([bin_dir / "gdparse", *files], capture_output=True, text=True)
+    # The lines the READMEs give a game (the port's and wander3d's) parse too.
+    readmes = [(tmp_path / "port" / "README.md").read_text(), (REPO / "README.md").read_text()]
+    snippets = [b for text in readmes for b in re.findall(r"```gdscript\n(.*?)```", text, re.S)]
+    assert len(snippets) == 2
+    for k, snippet in enumerate(snippets):
+        (tmp_path / f"readme_{k}.gd").write_text(snippet)
+    readme_files = [tmp_path / f"readme_{k}.gd" for k in range(len(snippets))]
+    done = subprocess.run(
+        [bin_dir / "gdparse", *files, *readme_files], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     done = subprocess.run([bin_dir / "gdlint", *files], cwd=PACKAGE, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -259,7 +259,7 @@ float literal parser is not correctly rounded.
 
 LANGUAGE = Language(
     name="gdscript",
-    title="GDScript (Godot)",
+    title="GDScript",
     package=__name__,
     core="wander.gd",
     sources=(
