@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 import types
@@ -15,6 +16,7 @@ from scene_support import REPO, SCENES, wander3d_cmd, write
 
 import wander3d
 from wander3d import cli, load_scene
+from wander3d.commands import COMMANDS
 from wander3d.commands import open as open_command
 from wander3d.commands.progress import Progress
 from wander3d.scene import bundled_scene
@@ -48,6 +50,18 @@ def test_help_and_version_on_every_command(command, capsys):
         cli.main([*command, "--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out == f"wander3d {wander3d.__version__}\n"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100, 140])
+@pytest.mark.parametrize("command", [[], *([command.NAME] for command in COMMANDS)])
+def test_help_never_breaks_a_word_at_its_hyphen(command, columns, capsys, monkeypatch):
+    """`--max-` at the end of a line and `gap` on the next read as two things."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit):
+        cli.main([*command, "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    broken = [line for line in lines if re.search(r"[A-Za-z0-9]-$", line.rstrip())]
+    assert broken == [], broken
 
 
 def test_check_valid_scenes_one_line_each():

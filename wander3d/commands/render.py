@@ -16,7 +16,15 @@ from wander3d.arguments import finite_float, positive_float
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.scene import check_fits
 
-from .common import EXIT_OK, PROG, CliError, load_scene_arg, output_option, require_extra
+from .common import (
+    EXIT_OK,
+    PROG,
+    CliError,
+    help_paragraph,
+    load_scene_arg,
+    output_option,
+    require_extra,
+)
 from .progress import Progress
 
 NAME = "render"
@@ -41,7 +49,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = (
+    parser.description = help_paragraph(
         "Simulate SCENE for --seconds and draw it with the app's visuals, without a window: the "
         "last frame to a .png, or every frame to an .mp4 or .gif, with a legend of the groups' "
         "colours and a caption (scene, time) unless --no-legend. Uses EGL (no display needed) "

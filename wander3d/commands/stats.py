@@ -7,7 +7,6 @@ import contextlib
 import importlib.util
 import json
 import sys
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -36,7 +35,7 @@ from wander3d.export import ExportError, Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import PROG, CliError, load_scene_arg, output_option
+from .common import PROG, CliError, help_paragraph, load_scene_arg, output_option
 from .progress import Progress
 
 NAME = "stats"
@@ -47,16 +46,15 @@ DEFAULT_SECONDS = 60.0
 _NOTICE_AGENT_SAMPLES = 2_000_000
 
 DESCRIPTION = (
-    textwrap.fill(
+    help_paragraph(
         "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
         "one row of path metrics per group. With --json, print the same numbers as JSON instead "
         "(nothing else goes to stdout). With --plot, also write a PNG, SVG or PDF (as its "
         "extension says) of each group's turn-rate distribution, heading and turning-axis "
         "autocorrelations, mean squared displacement, and turn and lift angle distributions.",
-        width=88,
     )
     + "\n\n"
-    + textwrap.fill(
+    + help_paragraph(
         "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
         "NPC paths, animal tracks, a tracker's or trackpy's output, a Movebank CSV export, or a "
         "file 'wander3d run' wrote): a .csv or .parquet long table with a particle id, a time "
@@ -66,14 +64,12 @@ DESCRIPTION = (
         "Empty or NaN positions are missing fixes; tracks are split at gaps longer than "
         "--max-gap; each piece is resampled linearly to --sample-rate from its first fix and "
         "measured in full.",
-        width=88,
     )
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add `stats`'s arguments and help (metric definitions in the epilog) to `parser`."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = "Metrics:\n" + METRICS_HELP
     parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")
