@@ -15,8 +15,6 @@ from PyQt6.QtCore import Qt
 from wander3d.app.actions import key_text
 from wander3d.appearance import LEGEND
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 @pytest.fixture
 def active(window, qtbot):

@@ -18,8 +18,6 @@ from PyQt6.QtWidgets import QApplication, QMessageBox
 from wander3d.app.controls import PARAMS, SLIDER_STEPS, ParamControl
 from wander3d.scene import bundled_scene, load_scene
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def wheel(widget, notches: int = -1) -> bool:
     """Turn the mouse wheel over `widget`; whether the widget took the event (an ignored one

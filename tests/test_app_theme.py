@@ -16,8 +16,6 @@ from PyQt6.QtWidgets import QApplication, QStyle
 from wander3d.app.controls import PanelCheckBox
 from wander3d.app.main import qt_application
 
-pytestmark = pytest.mark.app
-
 
 def luminance(rgb: np.ndarray) -> np.ndarray:
     """WCAG relative luminance of sRGB colours (..., 3) in 0..255."""

@@ -24,8 +24,6 @@ from wander3d.app.main import load_start_scene
 from wander3d.engine import Simulation, max_threads
 from wander3d.scene import bundled_scene, load_scene
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def _lit(image: np.ndarray) -> float:
     return float(np.mean(image[..., :3].max(axis=-1) > 90))
