@@ -55,6 +55,23 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     assert active.session.running
 
 
+@pytest.mark.parametrize("box", ["value", "agents"])
+def test_space_plays_and_pauses_from_a_focused_value_box(active, qtbot, box):
+    """A value box's line edit took Space as text and dropped it: the key did nothing."""
+    group = active.panel.groups[0]
+    spin = group.controls["distance"].spin if box == "value" else group.count_box
+    focus(spin, qtbot)
+    value, running = spin.value(), active.session.running
+    qtbot.keyClick(spin, Qt.Key.Key_Space)
+    assert active.session.running != running and spin.hasFocus() and spin.value() == value
+    qtbot.keyClick(spin, Qt.Key.Key_Space)
+    assert active.session.running == running
+    if box == "value":  # its own keys stay its own: Up steps the value, not the simulation
+        steps = active.session.step
+        qtbot.keyClick(spin, Qt.Key.Key_Up)
+        assert spin.value() != value and active.session.step == steps
+
+
 def test_the_fly_camera_keeps_its_keys(active, qtbot):
     canvas = active.view.canvas.native
     active.set_camera_mode("fly")
