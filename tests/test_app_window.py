@@ -353,3 +353,36 @@ def test_a_scene_too_big_for_this_machine_gets_a_dialog_and_the_scene_runs_on(
     window.session.single_step()
     wait_engine_idle(window, qtbot)
     assert window.session.step == 1
+
+
+def test_every_toolbar_button_has_an_icon_of_its_own(window):
+    """Reset view had Open scene's folder (SP_DirHomeIcon beside SP_DialogOpenButton), and
+    Follow and Save screenshot, text alone, read as labels."""
+    from PyQt6.QtCore import QBuffer, QSize
+
+    images = {}
+    for action in window.toolbar.actions():
+        if action.isSeparator() or window.toolbar.widgetForAction(action) is None:
+            continue
+        if not action.text():  # a widget of its own (the speed, the camera mode)
+            continue
+        assert not action.icon().isNull(), action.text()
+        buffer = QBuffer()
+        buffer.open(QBuffer.OpenModeFlag.WriteOnly)
+        action.icon().pixmap(QSize(24, 24)).toImage().save(buffer, "PNG")
+        images[action.text()] = bytes(buffer.data())
+    assert len(set(images.values())) == len(images), "two buttons share an icon"
+    assert {"Reset view", "Follow", "Save s&creenshot"} <= set(images)
+
+
+def test_the_toolbar_stays_put_when_pause_becomes_play(window, qtbot):
+    bar = window.toolbar
+    step = bar.widgetForAction(window.commands.step)
+    window.session.set_running(True)
+    qtbot.waitUntil(lambda: window.commands.play.text() == "Pause", timeout=3000)
+    qtbot.wait(50)
+    before = step.x()
+    window.session.set_running(False)
+    qtbot.waitUntil(lambda: window.commands.play.text() == "Play", timeout=3000)
+    qtbot.wait(50)
+    assert step.x() == before  # it moved 11 px left

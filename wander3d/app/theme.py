@@ -12,7 +12,9 @@ has the focus, so the focus must show.
 
 from __future__ import annotations
 
-from PyQt6.QtCore import QPointF, QRect, QRectF, QSize
+from collections.abc import Callable
+
+from PyQt6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PyQt6.QtGui import QColor, QIcon, QPainter, QPalette, QPen, QPixmap, QPolygonF
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
@@ -181,6 +183,55 @@ class DarkStyle(QProxyStyle):
             painter.setBrush(QColor(0, 0, 0, 0))
             painter.drawRoundedRect(QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5), 2, 2)
             painter.restore()
+
+
+def drawn_icon(draw: Callable[[QPainter], None], color: str = ICON_COLOR) -> QIcon:
+    """An icon drawn by `draw` on a 24 x 24 canvas with a pen and brush of `color`, at the
+    toolbar's sizes, dimmed when disabled: for what Qt's standard icons lack."""
+    icon = QIcon()
+    for size in (16, 24, 32, 48):
+        for mode, fill in ((QIcon.Mode.Normal, color), (QIcon.Mode.Disabled, DISABLED_ICON_COLOR)):
+            pixmap = QPixmap(size, size)
+            pixmap.fill(QColor(0, 0, 0, 0))
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.scale(size / 24, size / 24)
+            pen = QPen(QColor(fill), 2.0)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.setBrush(QColor(0, 0, 0, 0))
+            draw(painter)
+            painter.end()
+            icon.addPixmap(pixmap, mode)
+    return icon
+
+
+def draw_home(painter: QPainter) -> None:
+    """A house (the Home key), as matplotlib's toolbar draws its view reset."""
+    painter.drawPolyline(QPolygonF([QPointF(3, 12), QPointF(12, 4), QPointF(21, 12)]))
+    painter.drawPolyline(
+        QPolygonF([QPointF(6, 10), QPointF(6, 20), QPointF(18, 20), QPointF(18, 10)])
+    )
+    painter.drawRect(QRectF(10, 14, 4, 6))
+
+
+def draw_follow(painter: QPainter) -> None:
+    """A target: a ring with a centre and four ticks (the camera locked on an agent)."""
+    painter.drawEllipse(QPointF(12, 12), 6.5, 6.5)
+    for x1, y1, x2, y2 in ((12, 1, 12, 5), (12, 19, 12, 23), (1, 12, 5, 12), (19, 12, 23, 12)):
+        painter.drawLine(QPointF(x1, y1), QPointF(x2, y2))
+    painter.setBrush(painter.pen().color())
+    painter.drawEllipse(QPointF(12, 12), 1.8, 1.8)
+
+
+def draw_camera(painter: QPainter) -> None:
+    """A camera (a screenshot)."""
+    painter.drawRoundedRect(QRectF(2.5, 7, 19, 13), 2, 2)
+    painter.drawPolyline(
+        QPolygonF([QPointF(8, 7), QPointF(9.5, 4), QPointF(14.5, 4), QPointF(16, 7)])
+    )
+    painter.drawEllipse(QPointF(12, 13.5), 3.8, 3.8)
 
 
 def _arrow(rect: QRect, up: bool) -> QPolygonF:

@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
         panel_toggle = self.dock.toggleViewAction()
         assert panel_toggle is not None  # a dock widget always has one
         self.commands.build_menus(panel_toggle)
-        self.commands.build_toolbar()
+        self.toolbar = self.commands.build_toolbar()
         self.files = SceneFiles(session, self, settings, self.commands, self.messages)
         self.code_export = CodeExport(session, self, settings, self.commands, self.messages)
         self.web_share = WebShare(session, self, settings, self.commands, self.messages)
