@@ -33,6 +33,7 @@ from .messages import Messages
 from .panel import SidePanel
 from .placement import place_window
 from .scene_files import SceneFiles, dropped_scene, slug
+from .status import STATUS_TIP
 from .timeline_bar import TimelineBar
 from .view_binding import ViewBinding
 from .web_share import WebShare
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.timeline_bar = TimelineBar(self)
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
         self.status_label = QLabel()
+        self.status_label.setToolTip(STATUS_TIP)
         self.messages.bar.addPermanentWidget(self.status_label)
         self.help_dialog: HelpDialog | None = None
         self._press_pos: np.ndarray | None = None
