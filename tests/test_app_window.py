@@ -396,3 +396,36 @@ def test_the_toolbar_stays_put_when_pause_becomes_play(window, qtbot):
     qtbot.waitUntil(lambda: window.commands.play.text() == "Play", timeout=3000)
     qtbot.wait(50)
     assert step.x() == before  # it moved 11 px left
+
+
+def test_export_and_share_start_where_save_as_does(make_window, monkeypatch, small_scene):
+    """They started in the last folder used, which may be the bundled scenes' (in an
+    installed package, its data folder), where Save As never starts."""
+    from PyQt6.QtWidgets import QDialog, QFileDialog
+
+    from wander3d.app.code_export import ExportCodeDialog
+    from wander3d.scene import scenes_dir
+
+    asked = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args: asked.append(Path(args[2])) or ("", "")
+    )
+    monkeypatch.setattr(
+        ExportCodeDialog,
+        "exec",
+        lambda dialog: asked.append(dialog.choice()[1]) or QDialog.DialogCode.Rejected,
+    )
+    window = make_window(load_scene(bundled_scene("default")))
+    window.settings.setValue("last_dir", str(scenes_dir()))
+    for dialog in (window.files.save_dialog, window.code_export.export_dialog,
+                   window.web_share.share_dialog):  # fmt: skip
+        dialog()
+    folders = {path.parent for path in asked}
+    assert len(asked) == 3 and len(folders) == 1
+    assert folders.pop().resolve() != scenes_dir().resolve()
+    asked.clear()
+    window.files.open_scene(small_scene.source)  # the user's own file: beside it
+    for dialog in (window.files.save_dialog, window.code_export.export_dialog,
+                   window.web_share.share_dialog):  # fmt: skip
+        dialog()
+    assert {path.parent for path in asked} == {small_scene.source.parent}

@@ -42,6 +42,25 @@ def dropped_scene(mime: QMimeData | None) -> Path | None:
     return None
 
 
+def output_folder(scene: Scene, settings: QSettings) -> Path:
+    """Where a dialog that writes something of `scene` starts (Save As, Export code, Share):
+    the scene file's folder, else the last folder used, where the user may write and which
+    is not wander3d's own scenes (a bundled scene saved over would change every user's
+    default, and an installed package's data folder is no place for a user's files); else
+    the user's documents folder, or home."""
+    source = scene.source
+    last = settings.value("last_dir")
+    bundled = scenes_dir()
+    for folder in (source.parent if source else None, Path(last) if last else None):
+        if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK):
+            continue
+        if bundled is not None and folder.resolve() == bundled.resolve():
+            continue
+        return folder
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+
+
 class SceneFiles(QObject):
     """The session's scene file, as the window shows and changes it."""
 
@@ -232,22 +251,8 @@ class SceneFiles(QObject):
         return bool(path) and self.save_scene_as(Path(path))
 
     def save_dir(self) -> Path:
-        """Where Save As starts: the open file's folder, else the last folder used, where the
-        user may write and which is not wander3d's own scenes (a bundled scene saved over
-        would change every user's default); else the user's documents folder, or home."""
-        source = self.session.scene.source
-        last = self.settings.value("last_dir")
-        bundled = scenes_dir()
-        for folder in (source.parent if source else None, Path(last) if last else None):
-            if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK):
-                continue
-            if bundled is not None and folder.resolve() == bundled.resolve():
-                continue
-            return folder
-        documents = QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.DocumentsLocation
-        )
-        return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+        """Where Save As starts (see `output_folder`)."""
+        return output_folder(self.session.scene, self.settings)
 
     def _last_dir(self) -> str:
         source = self.session.scene.source

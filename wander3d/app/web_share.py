@@ -19,7 +19,7 @@ from wander3d.share import write_page
 
 from .actions import Actions
 from .messages import Messages
-from .scene_files import slug
+from .scene_files import output_folder, slug
 
 PAGE_FILTER = "Web page (*.html)"
 
@@ -44,7 +44,7 @@ class WebShare(QObject):
 
     def share_dialog(self) -> bool:
         """Ask where to save the page, then write it; True if it was written."""
-        base = Path(str(self.settings.value("last_dir", str(Path.home()))))
+        base = output_folder(self.session.scene, self.settings)
         start = base / f"{slug(self.session.scene.name)}.html"
         path, _ = QFileDialog.getSaveFileName(
             self.window, "Share as web page", str(start), PAGE_FILTER
