@@ -124,8 +124,9 @@ def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
         assert gesture in text
     for _color, name, _meaning in LEGEND:
         assert name in text
-    for control in ("Timeline slider", "Path button", "speed or turn rate"):
+    for control in ("Timeline slider", "Path check box", "speed or turn rate"):
         assert control in text
+    assert "button" not in text.partition("Path check box")[2].partition("What the")[0]
     # Every section's descriptions start at one x: keys, mouse, timeline, overlay.
     browser = dialog.browser
     starts = set()

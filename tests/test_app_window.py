@@ -429,3 +429,22 @@ def test_export_and_share_start_where_save_as_does(make_window, monkeypatch, sma
                    window.web_share.share_dialog):  # fmt: skip
         dialog()
     assert {path.parent for path in asked} == {small_scene.source.parent}
+
+
+@pytest.mark.parametrize(
+    ("timeline", "path", "said"),
+    [(True, True, ""), (True, False, " no path above 200,000 agents"),
+     (False, False, " no path without a timeline")],
+)  # fmt: skip
+def test_a_greyed_out_path_box_says_why(window, timeline, path, said):
+    """Above 200,000 agents the Path box was greyed out with no word why."""
+    bar = window.timeline_bar
+    bar.set_enabled(timeline, path, 250_000 if not path else 300)
+    assert bar.path_button.isEnabled() is path and bar.scale_label.text() == said
+    if not path:
+        assert "Not in this scene" in bar.path_button.toolTip()
+        assert bar.scale_label.toolTip() == bar.path_button.toolTip()
+        width = bar.scale_label.fontMetrics().horizontalAdvance(said)
+        assert width <= bar.scale_label.width()  # all of it shows
+    bar.set_enabled(True, True, 300)
+    assert bar.scale_label.text() == "" and "Not in" not in bar.path_button.toolTip()

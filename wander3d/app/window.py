@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
         self.commands.follow.setChecked(False)
         self._show_camera_mode()
         self.timeline_bar.dt = s.dt
-        self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available)
+        self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available, s.agent_count)
         self.timeline_bar.show_run(s.step, s.head)
 
     def _show_warnings(self, scene: Scene) -> None:
