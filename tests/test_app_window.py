@@ -448,3 +448,18 @@ def test_a_greyed_out_path_box_says_why(window, timeline, path, said):
         assert width <= bar.scale_label.width()  # all of it shows
     bar.set_enabled(True, True, 300)
     assert bar.scale_label.text() == "" and "Not in" not in bar.path_button.toolTip()
+
+
+def test_another_scene_shows_the_panel_from_its_top(window, qtbot, dialogs):
+    """The panel kept its scroll position, showing the new scene's groups from the middle;
+    reloading the same scene keeps it."""
+    window.resize(900, 420)  # a panel taller than its window
+    scroll = window.panel_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: scroll.maximum() > 0, timeout=3000)
+    scroll.setValue(scroll.maximum())
+    assert window.files.reload_scene(dialog=True)
+    qtbot.wait(50)
+    assert scroll.value() > 0
+    assert window.files.open_scene(bundled_scene("compare"))
+    qtbot.waitUntil(lambda: scroll.maximum() > 0, timeout=3000)
+    assert scroll.value() == 0

@@ -178,10 +178,14 @@ class MainWindow(QMainWindow):
         self.help_dialog.raise_()
 
     # ------------------------------------------------------------------ showing the session
-    def _show_scene(self, _reloaded: bool) -> None:
-        """A new simulation: its groups in the panel, its timeline, a fresh camera state."""
+    def _show_scene(self, reloaded: bool) -> None:
+        """A new simulation: its groups in the panel, its timeline, a fresh camera state; for
+        another scene (not the same one reloaded or restarted), the panel from its top."""
         s = self.session
         self.panel.set_groups(s.groups, s.scene.enclosure)
+        scroll = self.panel_scroll.verticalScrollBar()
+        if not reloaded and scroll is not None:
+            scroll.setValue(0)
         self._show_display(s.display)
         self.commands.follow.setChecked(False)
         self._show_camera_mode()
