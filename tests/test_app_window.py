@@ -463,3 +463,43 @@ def test_another_scene_shows_the_panel_from_its_top(window, qtbot, dialogs):
     assert window.files.open_scene(bundled_scene("compare"))
     qtbot.waitUntil(lambda: scroll.maximum() > 0, timeout=3000)
     assert scroll.value() == 0
+
+
+def test_file_dialogs_show_their_columns_whole(window, qtbot, tmp_path):
+    """Qt's own Open dialog elided every column at its default size ("820...tes")."""
+    from PyQt6.QtCore import QTimer
+    from PyQt6.QtWidgets import QApplication, QFileDialog, QTreeView
+
+    for name in ("a.toml", "a-scene-with-a-long-name.toml"):
+        (tmp_path / name).write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
+    window.settings.setValue("last_dir", str(tmp_path))
+    seen: list[tuple[int, int]] = []
+    sizes: list[tuple[int, int]] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        view = dialog.findChild(QTreeView) if isinstance(dialog, QFileDialog) else None
+        if view is None or view.model().rowCount(view.rootIndex()) < 2:
+            QTimer.singleShot(50, look)  # the folder is read in the background
+            return
+        QApplication.processEvents()
+        sizes.append((dialog.width(), dialog.height()))
+        header, model, metrics = view.header(), view.model(), view.fontMetrics()
+        for column in range(4):
+            texts = [
+                str(model.index(row, column, view.rootIndex()).data())
+                for row in range(model.rowCount(view.rootIndex()))
+            ]
+            widest = max(metrics.horizontalAdvance(text) for text in texts)
+            seen.append((header.sectionSize(column), widest))
+        dialog.reject()
+
+    QTimer.singleShot(0, look)
+    window.files.open_dialog()
+    assert len(seen) == 4
+    assert all(shown >= needed for shown, needed in seen), seen
+    # Whatever columns a user's Qt settings remember: the dialog opens at a roomy size
+    # (Qt's own was about 630 x 430 pixels).
+    screen = window.screen().availableGeometry()
+    width, height = sizes[0]
+    assert width >= min(880, 0.85 * screen.width()) and height >= min(520, 0.85 * screen.height())
