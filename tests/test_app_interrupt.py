@@ -68,7 +68,7 @@ def test_ctrl_c_with_unsaved_edits_asks_first(
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
     ctrl_c()
     qtbot.waitUntil(lambda: bool(asked), timeout=5000)
-    assert "not saved" in asked[0]
+    assert "not saved" in asked[0].replace("\u00a0", " ")
     assert window.isVisible() is not closed
     assert closer.status == (EXIT_INTERRUPTED if closed else None)
     if not closed:

@@ -503,3 +503,34 @@ def test_file_dialogs_show_their_columns_whole(window, qtbot, tmp_path):
     screen = window.screen().availableGeometry()
     width, height = sizes[0]
     assert width >= min(880, 0.85 * screen.width()) and height >= min(520, 0.85 * screen.height())
+
+
+@pytest.mark.parametrize(
+    "name", ["Default", "Five methods compared", "Five methods compared side by"]
+)
+def test_the_unsaved_changes_question_leaves_no_word_alone_on_a_line(qtbot, name):
+    """The compare scene's name wrapped the question and left "saved." alone on a line."""
+    from PyQt6.QtGui import QTextLayout
+    from PyQt6.QtWidgets import QLabel
+
+    from wander3d.app.scene_files import unsaved_question
+
+    text = unsaved_question(name, "closing")
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes", text,
+                      buttons.Save | buttons.Discard | buttons.Cancel)  # fmt: skip
+    qtbot.addWidget(box)
+    box.show()
+    qtbot.waitExposed(box)
+    label = box.findChild(QLabel, "qt_msgbox_label")
+    assert label is not None
+    lines = []
+    for paragraph in text.split("\n"):
+        layout = QTextLayout(paragraph, label.font())
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(label.contentsRect().width())
+            lines.append(paragraph[line.textStart() : line.textStart() + line.textLength()])
+        layout.endLayout()
+    assert all(len(line.split()) > 1 for line in lines), lines
+    box.close()

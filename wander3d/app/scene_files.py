@@ -32,6 +32,17 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "scene"
 
 
+def unsaved_question(name: str, doing: str) -> str:
+    """What the window asks before `doing` drops edits to the scene `name`. The words after
+    the name never break apart (no-break spaces): a long name wrapped the sentence and left
+    "saved." alone on its last line."""
+    keep = "\u00a0".join
+    return (
+        f"The scene '{name}' {keep('has changes that are not saved.'.split())}\n"
+        f"{keep(f'Save them before {doing}?'.split())}"
+    )
+
+
 def dropped_scene(mime: QMimeData | None) -> Path | None:
     """The first local .toml file among dropped URLs, if any."""
     if mime is None or not mime.hasUrls():
@@ -106,8 +117,7 @@ class SceneFiles(QObject):
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"The scene '{self.session.scene.name}' has changes that are not saved.\n"
-            f"Save them before {doing}?",
+            unsaved_question(self.session.scene.name, doing),
             buttons.Save | buttons.Discard | buttons.Cancel,
             buttons.Save,
         )
