@@ -459,3 +459,25 @@ def test_cell_progress_draws_cells_and_time_left_on_a_tty_only():
     progress.update(4)
     progress.finish()
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "formats"),
+    [
+        (["run", "default", "--seconds", "1", "--out", "a.txt"], ".parquet, .csv, .glb or .npz"),
+        (["render", "default", "--out", "a.txt"], ".png, .mp4 or .gif"),
+        (["stats", "default", "--seconds", "1", "--plot", "a.txt"], ".png, .svg or .pdf"),
+        (["sweep", str(REPO / "docs" / "atlas.toml"), "--out", "a.txt"], ".parquet, .pq or .csv"),
+        (["share", "default", "--out", "a.txt"], ".html or .htm"),
+    ],
+)
+def test_every_command_words_an_unknown_output_format_alike(args, formats, tmp_path, capsys):
+    """`share --out a.txt` wrote HTML there; the others said it four different ways."""
+    args = [str(tmp_path / a) if a == "a.txt" else a for a in args]
+    assert cli.main(args) == 2
+    out = tmp_path / "a.txt"
+    assert capsys.readouterr().err == (
+        f"wander3d: error: {args[args.index(str(out)) - 1]} {out}: unknown format '.txt'; "
+        f"use {formats}\n"
+    )
+    assert not out.exists()

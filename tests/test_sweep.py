@@ -178,7 +178,7 @@ def test_a_bad_sweep_file_is_one_error_line_and_exit_2(tmp_path, capsys):
 def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     path = write(tmp_path, SMALL)
     assert main(["sweep", str(path), "--out", str(tmp_path / "a.txt")]) == 2
-    assert "expected a .parquet or .csv" in capsys.readouterr().err
+    assert "a.txt: unknown format '.txt'; use .parquet, .pq or .csv" in capsys.readouterr().err
     assert main(["sweep", str(path), "--out", str(tmp_path / "no" / "a.csv")]) == 2
     assert f"folder {tmp_path / 'no'} does not exist" in capsys.readouterr().err
     three = SMALL + '[[sweep.vary]]\nkey = "groups.max_speed"\nvalues = [20, 40]\n'
@@ -188,7 +188,7 @@ def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     assert "--plot draws one or two varied keys" in capsys.readouterr().err
     args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "atlas.jpg"]
     assert main(args) == 2
-    assert "--plot atlas.jpg: unknown plot format '.jpg'" in capsys.readouterr().err
+    assert "--plot atlas.jpg: unknown format '.jpg'; use .png" in capsys.readouterr().err
 
 
 def test_key_paths():

@@ -15,7 +15,7 @@ from wander3d.files import OutputError
 from wander3d.port import PortError
 from wander3d.scene import SceneError
 from wander3d.session import Session
-from wander3d.share import write_page
+from wander3d.share import PAGE_SUFFIXES, write_page
 
 from .actions import Actions
 from .messages import Messages
@@ -52,7 +52,7 @@ class WebShare(QObject):
         if not path:
             return False
         out = Path(path)
-        return self.share(out if out.suffix else out.with_suffix(".html"))
+        return self.share(out if out.suffix.lower() in PAGE_SUFFIXES else out.with_suffix(".html"))
 
     def share(self, out: Path) -> bool:
         """Write the running scene (its groups as the sliders left them) as a page at `out`."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import OutputError
-from wander3d.share import THREE_VERSION, write_page
+from wander3d.share import THREE_VERSION, check_page_name, write_page
 
 from .common import EXIT_OK, CliError, help_paragraph, load_scene_arg
 
@@ -38,9 +38,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    try:
+        check_page_name(out)
+    except OutputError as e:
+        raise CliError(f"--out {e}") from None
     scene = load_scene_arg(args.scene)
     compile_kernel(on_slow=compiling_notice)  # the page starts from the engine's own start
-    out = Path(args.out)
     try:
         size = write_page(scene, out)
     except OutputError as e:

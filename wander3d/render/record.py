@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from wander3d.engine import Simulation
+from wander3d.files import unknown_format
 from wander3d.scene import Scene
 
 FORMATS = (".png", ".mp4", ".gif")
@@ -59,9 +60,7 @@ def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
     if out.is_dir():
         raise RecordError("out", f"{out}: is a directory")
     if suffix not in FORMATS:
-        raise RecordError(
-            "out", f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
-        )
+        raise RecordError("out", unknown_format(out, FORMATS))
     width, height = size
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
         raise RecordError("size", f"{width}x{height} pixels: each side must be 16 to 8192")
