@@ -388,7 +388,7 @@ def test_open_without_a_display_says_what_to_do():
         [sys.executable, "-m", "wander3d"], capture_output=True, text=True, env=env, timeout=120
     )
     assert result.returncode == 1
-    assert "no display" in result.stderr and "xvfb-run" in result.stderr
+    assert result.stderr.startswith("wander3d: error: no display") and "xvfb-run" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -481,3 +481,18 @@ def test_every_command_words_an_unknown_output_format_alike(args, formats, tmp_p
         f"use {formats}\n"
     )
     assert not out.exists()
+
+
+@pytest.mark.parametrize("display", [None, ":99"])
+def test_a_missing_scene_file_is_said_first_with_or_without_a_display(
+    tmp_path, capsys, monkeypatch, display
+):
+    """Without a display `wander3d missing.toml` said "no display" (exit 1); with one it
+    opened the app on the default scene, while `wander3d nosuchscene` was one line, exit 2."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    if display:
+        monkeypatch.setenv("DISPLAY", display)
+    missing = tmp_path / "missing.toml"
+    assert cli.main([str(missing)]) == 2
+    assert capsys.readouterr().err == f"wander3d: error: {missing}: no such file\n"
