@@ -359,6 +359,27 @@ def test_progress_bar_redraws_on_a_tty():
     assert "ran 100 steps (1.00 s simulated) of 10 agents" in text
 
 
+def test_a_run_that_also_draws_rates_only_its_stepping(monkeypatch):
+    """`render` divided agent-steps by the whole wall time, drawing and encoding included."""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    clock = iter([0.0, 1.0, 10.0])
+    monkeypatch.setattr("wander3d.commands.progress.time.perf_counter", lambda: next(clock, 10.0))
+    progress = Progress(stream, total_steps=100, agents=10_000, dt=0.01, only_steps=False)
+    progress.update(50)
+    assert "agent-steps/s" not in stream.getvalue()  # no live rate of drawing and stepping
+    progress.finish(100, step_seconds=0.5)
+    line = stream.getvalue().splitlines()[-1]
+    assert line == (
+        "wander3d: ran 100 steps (1.00 s simulated) of 10,000 agents in 10.00 s: 0.50 s "
+        "simulating (2.0M agent-steps/s), 9.50 s drawing and writing"
+    )
+
+
 def test_progress_is_one_final_line_when_not_a_tty():
     stream = io.StringIO()
     progress = Progress(stream, total_steps=100, agents=10, dt=0.01)

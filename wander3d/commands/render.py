@@ -102,7 +102,7 @@ def main(args: argparse.Namespace) -> int:
     if problem is None:
         compile_kernel(on_slow=compiling_notice)
         total = max(1, round(args.seconds / scene.dt))
-        progress = Progress(sys.stderr, total, scene.agent_count, scene.dt)
+        progress = Progress(sys.stderr, total, scene.agent_count, scene.dt, only_steps=False)
         try:
             with output_option("--out", out) as temporary:
                 recording = record(
@@ -114,7 +114,7 @@ def main(args: argparse.Namespace) -> int:
         except GLUnavailable as e:
             problem = " ".join(str(e).split())  # vispy's messages span lines
         else:
-            progress.finish(total)
+            progress.finish(total, recording.step_seconds)
             width, height = recording.size
             print(f"{out}: {recording.frames} frame(s), {width}x{height}")
             return EXIT_OK
