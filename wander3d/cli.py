@@ -139,19 +139,28 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """`argv` as the command line reads it. CliError for a first word that is no command, file
+    or bundled scene; SystemExit as argparse exits on bad usage (status 2, the error said) or
+    after --help or --version (status 0)."""
+    from wander3d.commands.common import CliError
+
+    unknown = _unknown_word(argv)
+    if unknown is not None:
+        raise CliError(unknown)
+    argv = _normalise_argv(argv)
+    args = build_parser().parse_args(argv)
+    args.argv = argv
+    return args
+
+
 def _run(argv: list[str]) -> int:
     from wander3d.commands.common import CliError, error_line
     from wander3d.files import OutputError
     from wander3d.scene import MemoryFitError, SceneError
 
-    unknown = _unknown_word(argv)
-    if unknown is not None:
-        error_line(unknown)
-        return EXIT_BAD_INPUT
-    argv = _normalise_argv(argv)
-    args = build_parser().parse_args(argv)
-    args.argv = argv
     try:
+        args = parse_args(argv)
         return int(args.func(args))
     except (SceneError, MemoryFitError, CliError, OutputError) as e:
         error_line(str(e))
