@@ -28,6 +28,7 @@ from wander3d.scene import SceneError
 from wander3d.session import Session
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
 from .scene_files import output_folder, slug
 
@@ -61,7 +62,9 @@ class ExportCodeDialog(QDialog):
 
     def _browse(self) -> None:
         start = Path(self.folder.text()).parent
-        chosen = QFileDialog.getExistingDirectory(self, "Export code into", str(start))
+        chosen = roomy(
+            lambda: QFileDialog.getExistingDirectory(self, "Export code into", str(start))
+        )
         if chosen:
             self.folder.setText(str(Path(chosen) / Path(self.folder.text()).name))
 

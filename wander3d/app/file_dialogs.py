@@ -2,35 +2,38 @@
 that shows their columns whole.
 
 Where no desktop offers a native dialog, Qt draws its own at a default size that elided every
-column ("820...tes", "TO...nt", "27 11 2...6 20:36"). An application-wide event filter sizes
-each one as it first shows, with the name column taking what the others leave.
+column ("820...tes", "TO...nt", "27 11 2...6 20:36"). `roomy()` wraps a call that opens one
+(QFileDialog's static functions): once the dialog is up, it is sized, with the name column
+taking what the others leave. (An application-wide event filter did the same from a QObject
+that outlived the window, which PyQt's clean-up at exit then met freed: a segfault.)
 """
 
 from __future__ import annotations
 
-from PyQt6.QtCore import QEvent, QObject
+from collections.abc import Callable
+from typing import TypeVar
+
+from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QApplication, QFileDialog, QHeaderView, QTreeView
+
+T = TypeVar("T")
 
 #: The size a file dialog opens at (logical pixels), at most this share of the screen.
 SIZE = (900, 540)
 SCREEN_SHARE = 0.9
-#: Marks a dialog already sized (the user may resize it after).
-_SIZED = "wander3d_sized"
 
 
-class RoomyFileDialogs(QObject):
-    """The event filter; install with `install(app)`."""
+def roomy(open_dialog: Callable[[], T]) -> T:
+    """`open_dialog()` (which runs a modal file dialog), the dialog sized by `fit` as it
+    shows; its result."""
+    QTimer.singleShot(0, _fit_active)
+    return open_dialog()
 
-    def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
-        if (
-            event is not None
-            and event.type() == QEvent.Type.Show
-            and isinstance(obj, QFileDialog)
-            and not obj.property(_SIZED)
-        ):
-            obj.setProperty(_SIZED, True)
-            fit(obj)
-        return False
+
+def _fit_active() -> None:
+    dialog = QApplication.activeModalWidget()
+    if isinstance(dialog, QFileDialog):
+        fit(dialog)
 
 
 def fit(dialog: QFileDialog) -> None:
@@ -55,13 +58,3 @@ def fit(dialog: QFileDialog) -> None:
             else (QHeaderView.ResizeMode.ResizeToContents)
         )
         header.setSectionResizeMode(column, mode)
-
-
-_FILTER: list[RoomyFileDialogs] = []
-
-
-def install(app: QApplication) -> None:
-    """Size every file dialog `app` shows from now on (once per application)."""
-    if not _FILTER:
-        _FILTER.append(RoomyFileDialogs(app))
-        app.installEventFilter(_FILTER[0])

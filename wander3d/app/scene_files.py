@@ -21,6 +21,7 @@ from wander3d.scene import MemoryFitError, Scene, SceneError, load_scene, scenes
 from wander3d.session import Session
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
 from .recent import RecentFiles
 from .watch import SceneWatcher
@@ -248,8 +249,10 @@ class SceneFiles(QObject):
 
     # ------------------------------------------------------------------ dialogs and menus
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open scene", self._last_dir(), SCENE_FILTER
+        path, _ = roomy(
+            lambda: QFileDialog.getOpenFileName(
+                self.window, "Open scene", self._last_dir(), SCENE_FILTER
+            )
         )
         if path:
             self.open_scene(Path(path))
@@ -257,7 +260,9 @@ class SceneFiles(QObject):
     def save_dialog(self) -> bool:
         """Ask where to save; True if the scene was saved."""
         start = str(self.save_dir() / f"{slug(self.session.scene.name)}.toml")
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save scene as", start, SCENE_FILTER)
+        path, _ = roomy(
+            lambda: QFileDialog.getSaveFileName(self.window, "Save scene as", start, SCENE_FILTER)
+        )
         return bool(path) and self.save_scene_as(Path(path))
 
     def save_dir(self) -> Path:

@@ -18,6 +18,7 @@ from wander3d.session import Session
 from wander3d.share import PAGE_SUFFIXES, write_page
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
 from .scene_files import output_folder, slug
 
@@ -46,8 +47,10 @@ class WebShare(QObject):
         """Ask where to save the page, then write it; True if it was written."""
         base = output_folder(self.session.scene, self.settings)
         start = base / f"{slug(self.session.scene.name)}.html"
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, "Share as web page", str(start), PAGE_FILTER
+        path, _ = roomy(
+            lambda: QFileDialog.getSaveFileName(
+                self.window, "Share as web page", str(start), PAGE_FILTER
+            )
         )
         if not path:
             return False

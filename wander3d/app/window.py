@@ -17,7 +17,6 @@ import numpy as np
 from PyQt6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PyQt6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
 from PyQt6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -31,7 +30,6 @@ from wander3d.scene import MemoryFitError, Scene, SceneError
 from wander3d.scene.feel import scene_warnings
 from wander3d.session import Display, Session
 
-from . import file_dialogs
 from .actions import Actions, FlyKeys, standard_icon
 from .canvas_window import canvas_application, embed
 from .code_export import CodeExport
@@ -59,9 +57,6 @@ class MainWindow(QMainWindow):
 
     def __init__(self, scene: Scene, settings: QSettings, samples: int = 0) -> None:
         super().__init__()
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            file_dialogs.install(app)  # the dialogs it opens show their columns whole
         self.settings = settings
         # The engine steps on all cores but one, so the GUI thread and the renderer always
         # have a core and the window answers input while a big scene steps.
