@@ -486,7 +486,9 @@ def test_cell_progress_draws_cells_and_time_left_on_a_tty_only():
     ("args", "formats"),
     [
         (["run", "default", "--seconds", "1", "--out", "a.txt"], ".parquet, .csv, .glb or .npz"),
-        (["render", "default", "--out", "a.txt"], ".png, .mp4 or .gif"),
+        pytest.param(
+            ["render", "default", "--out", "a.txt"], ".png, .mp4 or .gif", marks=pytest.mark.render
+        ),
         (["stats", "default", "--seconds", "1", "--plot", "a.txt"], ".png, .svg or .pdf"),
         (["sweep", str(REPO / "docs" / "atlas.toml"), "--out", "a.txt"], ".parquet, .pq or .csv"),
         (["share", "default", "--out", "a.txt"], ".html or .htm"),
