@@ -6,7 +6,9 @@
                                                   # commands (the app's under xvfb-run)
     python scripts/readme_examples.py -k tune     # only the examples whose name has "tune"
 
-What is checked is marked in README.md by comments a reader does not see:
+Every `wander3d` command line in the README's shell blocks is also read by wander3d's own
+parser (nothing runs), so a renamed option or command in an example shows at once. What is run
+and compared is marked in README.md by comments a reader does not see:
 
     <!-- example: NAME -->           on the line before a fenced block: the block is NAME's
                                      output (a block named NAME-script is code it runs)
@@ -91,16 +93,20 @@ def run(
         args = [sys.executable, "-m", "wander3d", *args[1:]]
     elif args[0] == "python":
         args = [sys.executable, *args[1:]]
-    path = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])
-    env = dict(os.environ, PYTHONPATH=path)
     streams = {
         "stdout": subprocess.PIPE,
         "stderr": subprocess.STDOUT if merged else subprocess.PIPE,
     }
-    done = subprocess.run(args, cwd=work, env=env, text=True, timeout=1200, **streams)  # type: ignore[call-overload]
+    done = subprocess.run(args, cwd=work, env=_environ(), text=True, timeout=1200, **streams)  # type: ignore[call-overload]
     if done.returncode not in allowed:
         raise Failed(f"{command}\nexit status {done.returncode}\n{done.stdout}{done.stderr}")
     return done
+
+
+def _environ() -> dict[str, str]:
+    """This process's environment with this checkout first on the module path."""
+    path = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])
+    return dict(os.environ, PYTHONPATH=path)
 
 
 def blocks(text: str) -> dict[str, str]:
@@ -171,13 +177,83 @@ def tune_like(work: Path, readme: str) -> dict[str, str]:
     return {"tune-like": "\n".join(shown)}
 
 
+#: How the README's sweep-error example spoils its sweep file.
+GOOD_VALUES, BAD_VALUES = "values = [2, 5, 10, 20, 40]", "values = [-1, 5, 10, 20, 40]"
+
+
+def sweep_error(work: Path, readme: str) -> dict[str, str]:
+    """The error line of the README's sweep file with a bad value, saved as atlas.toml."""
+    sweep = blocks(readme)["sweep-error-script"]
+    if GOOD_VALUES not in sweep:
+        raise Failed(f"the README's sweep file no longer has `{GOOD_VALUES}`")
+    (work / "atlas.toml").write_text(sweep.replace(GOOD_VALUES, BAD_VALUES), encoding="utf-8")
+    args = shlex.split("wander3d sweep atlas.toml --out atlas.parquet")
+    done = subprocess.run(
+        [sys.executable, "-m", "wander3d", *args[1:]], cwd=work, env=_environ(),
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    if done.returncode != 2:
+        raise Failed(f"the spoilt sweep exited with {done.returncode}, not 2\n{done.stderr}")
+    return {"sweep-error": done.stderr}
+
+
 EXAMPLES: dict[str, Callable[[Path, str], dict[str, str]]] = {
     "stats-compare": stats_compare,
     "tune": tune,
     "trackpy": trackpy,
     "tracks": tracks,
     "tune-like": tune_like,
+    "sweep-error": sweep_error,
 }
+
+
+# ------------------------------------------------------------------ the commands shown
+#: A fenced block (its language, its text); those of no language or `sh` hold commands.
+FENCED = re.compile(r"^```(?P<lang>\w*)\n(?P<body>.*?)\n```$", re.S | re.M)
+
+
+def commands(readme: str) -> list[str]:
+    """Every `wander3d` command line the README's shell blocks show (a `$ ` prompt, a
+    trailing comment, a redirection or pipe and what follows it left off; continued lines
+    joined)."""
+    found = []
+    for block in FENCED.finditer(readme):
+        if block["lang"] not in ("", "sh"):
+            continue
+        for line in block["body"].replace("\\\n", " ").splitlines():
+            line = line.removeprefix("$ ").strip()
+            if line != "wander3d" and not line.startswith("wander3d "):
+                continue  # another program, or output ("wander3d: ...")
+            words = []
+            for word in shlex.split(line, comments=True):
+                if word in (">", "|", "&&", ";") or word.startswith(">"):
+                    break
+                words.append(word)
+            found.append(shlex.join(words))
+    return found
+
+
+def command_problems(readme: str) -> list[str]:
+    """The README's command lines that wander3d's own parser refuses, each with its error:
+    an option renamed or a command gone shows here before a reader meets it."""
+    import contextlib
+    import io
+
+    sys.path.insert(0, str(REPO))
+    from wander3d import cli
+
+    problems = []
+    for command in commands(readme):
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+                cli.parse_args(shlex.split(command)[1:])
+        except SystemExit as e:
+            if e.code:
+                problems.append(f"{command}\n  {said.getvalue().strip()}")
+        except Exception as e:  # the command line's own errors (an unknown word)
+            problems.append(f"{command}\n  {e}")
+    return problems
 
 
 # ------------------------------------------------------------------ checking and updating
@@ -276,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         README.write_text(updated(readme, values), encoding="utf-8")
         print(f"readme_examples: README.md updated ({', '.join(names)})")
         return 0
-    problems = differences(readme, values)
+    problems = differences(readme, values) + command_problems(readme)
     for problem in problems:
         print(problem, end="\n\n")
     if problems:

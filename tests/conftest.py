@@ -1,19 +1,37 @@
 """Shared test configuration and fixtures: small scenes, isolated settings, GL views.
 
-Imports nothing of Qt or vispy when loaded, so the suite runs in a core-only install; tests
-marked `gl` or `app` skip there with the extra they need (see extras_support.py). The GL and
-app tests draw through PyQt6 on the virtual X display pytest-xvfb starts (Mesa's llvmpipe),
-never Qt's `offscreen` platform, which has no OpenGL.
+Imports nothing of Qt or vispy when loaded, so the suite runs in a core-only install. Each test
+is marked `render`, `app` or `gl` from what it imports and the fixtures it uses (see
+extras_support.py), and skips where the extra it needs is missing. The GL and app tests draw
+through PyQt6 on the virtual X display pytest-xvfb starts (Mesa's llvmpipe), never Qt's
+`offscreen` platform, which has no OpenGL.
+
+Time: the engine's kernel and the path measures' passes are compiled (or loaded from numba's
+cache) once, after collection and before the first test, outside every test's time bound: a
+first compile on a busy machine takes minutes. The bound itself (pyproject.toml) fails the one
+test that passes it and goes on; a test stuck in C code, which never returns to Python to
+notice, ends the run after BACKSTOP_S more, with every thread's stack.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 from extras_support import MARKER_EXTRAS, missing_extra, skip_reason
 from gl_support import close_view
+from marking import derived_markers
+
+#: Seconds past a test's time bound after which a test still running (a hang in C, where
+#: pytest-timeout's signal cannot reach) ends the run, with every thread's stack.
+BACKSTOP_S = 60.0
+#: The terminal's stderr (a copy of file descriptor 2 made while pytest does not capture it).
+_TERMINAL: list[TextIO] = []
 
 # Qt's xcb platform on pytest-xvfb's display, set before any QApplication: under a Wayland
 # desktop Qt would otherwise pick wayland (the user's screen, not the virtual one). A value the
@@ -23,6 +41,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xvfb's, which starts the display
 def pytest_configure(config: pytest.Config) -> None:
+    # pytest captures nothing between loading the conftests and the first test.
+    _TERMINAL.append(os.fdopen(os.dup(sys.stderr.fileno()), "w"))
     # With pytest-xvfb installed, ask for Xvfb itself (as `--xvfb-backend=xvfb` would), so that
     # a missing Xvfb fails loudly instead of the tests quietly drawing on whatever $DISPLAY is.
     if config.pluginmanager.hasplugin("xvfb") and config.getoption("xvfb_backend") is None:
@@ -35,8 +55,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Skip the tests whose marker names an extra that is not installed, saying which."""
+    """Mark each test with what it needs (from its imports and fixtures), then skip the tests
+    whose marker names an extra that is not installed, saying which."""
     for item in items:
+        function = getattr(item, "originalname", item.name)
+        for marker in sorted(derived_markers(item.path, function, item.fixturenames)):
+            if item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
         for marker in MARKER_EXTRAS:
             reason = skip_reason(marker) if item.get_closest_marker(marker) else None
             if reason:
@@ -171,13 +196,51 @@ def window(make_window, small_scene):
     return w
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_kernel():
-    """Compile (or load) the engine's kernel once, before any test waits on a running app.
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Compile (or load) the kernel and the path passes before the first test starts.
 
-    The app steps the engine on a worker thread, so a first-ever compile (tens of seconds on a
-    fresh clone) would otherwise happen inside some test's short wait for the first step.
+    Outside every test's time bound, so a first compile (minutes on a busy machine) never
+    fails one; and before any test waits on a running app, whose engine steps on a worker
+    thread. Also what the test processes a test starts (the commands, sweep workers) load.
     """
+    if session.config.option.collectonly or not session.items:
+        return
+    from wander3d.analysis.sums import compile_passes
     from wander3d.engine.warmup import compile_kernel
 
-    compile_kernel()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+
+    def notice() -> None:
+        if reporter is not None:
+            reporter.write_line("compiling the engine before the tests (first run only)...")
+
+    compile_kernel(on_slow=notice)
+    compile_passes()
+
+
+def _time_bound(item: pytest.Item) -> float:
+    """The item's bound from pytest-timeout's marker, option or setting (0: none)."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None and marker.args:
+        return float(marker.args[0] or 0)
+    option = item.config.getoption("timeout", None)
+    if option is not None:
+        return float(option)
+    try:
+        return float(item.config.getini("timeout") or 0)
+    except ValueError:  # pytest-timeout not installed
+        return 0.0
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """The backstop for a hang in C: past the bound plus BACKSTOP_S, faulthandler (a C
+    thread) writes every thread's stack to the terminal and ends the run."""
+    bound = _time_bound(item)
+    if bound > 0:
+        faulthandler.dump_traceback_later(bound + BACKSTOP_S, exit=True, file=_TERMINAL[0])
+    try:
+        yield
+    finally:
+        if bound > 0:
+            faulthandler.cancel_dump_traceback_later()

@@ -24,8 +24,6 @@ from vispy.gloo import gl
 from wander3d.app.canvas_window import prefer_prompt_updates
 from wander3d.app.window import MainWindow
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def _in_next_frame(window, qtbot, look):
     """What `look()` returns inside the canvas's next frame, after everything is drawn."""

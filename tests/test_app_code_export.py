@@ -13,8 +13,6 @@ from PyQt6.QtWidgets import QDialog
 from wander3d.app.code_export import ExportCodeDialog
 from wander3d.scene import load_scene
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def test_export_writes_the_running_scene_with_its_edits(window, qtbot, tmp_path):
     window.panel.groups[0].controls["radius"].slider.setValue(700)

@@ -21,8 +21,6 @@ from wander3d.engine import Simulation
 from wander3d.render import SimulationView
 from wander3d.scene import load_scene
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 #: Enough agents for the stride to have room (1 in up to 6), few enough to step fast.
 CROWD_SCENE = """
 [scene]

@@ -15,8 +15,6 @@ from PyQt6.QtCore import Qt
 from wander3d.app.actions import key_text
 from wander3d.appearance import LEGEND
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 @pytest.fixture
 def active(window, qtbot):
@@ -55,6 +53,23 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
     assert active.session.step == steps + 1
     qtbot.keyClick(canvas, Qt.Key.Key_Space)
     assert active.session.running
+
+
+@pytest.mark.parametrize("box", ["value", "agents"])
+def test_space_plays_and_pauses_from_a_focused_value_box(active, qtbot, box):
+    """A value box's line edit took Space as text and dropped it: the key did nothing."""
+    group = active.panel.groups[0]
+    spin = group.controls["distance"].spin if box == "value" else group.count_box
+    focus(spin, qtbot)
+    value, running = spin.value(), active.session.running
+    qtbot.keyClick(spin, Qt.Key.Key_Space)
+    assert active.session.running != running and spin.hasFocus() and spin.value() == value
+    qtbot.keyClick(spin, Qt.Key.Key_Space)
+    assert active.session.running == running
+    if box == "value":  # its own keys stay its own: Up steps the value, not the simulation
+        steps = active.session.step
+        qtbot.keyClick(spin, Qt.Key.Key_Up)
+        assert spin.value() != value and active.session.step == steps
 
 
 def test_the_fly_camera_keeps_its_keys(active, qtbot):
@@ -109,8 +124,9 @@ def test_f1_lists_every_key_gesture_and_overlay_colour(active, qtbot):
         assert gesture in text
     for _color, name, _meaning in LEGEND:
         assert name in text
-    for control in ("Timeline slider", "Path button", "speed or turn rate"):
+    for control in ("Timeline slider", "Path check box", "speed or turn rate"):
         assert control in text
+    assert "button" not in text.partition("Path check box")[2].partition("What the")[0]
     # Every section's descriptions start at one x: keys, mouse, timeline, overlay.
     browser = dialog.browser
     starts = set()

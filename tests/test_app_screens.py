@@ -21,7 +21,7 @@ from scene_support import REPO
 
 from wander3d.app.placement import GUESSED_FRAME, PREFERRED_SIZE, first_rect, fit_rect
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
+pytestmark = pytest.mark.gl  # its probe draws, in a process of its own
 
 PROBE = REPO / "tests" / "app_probe.py"
 

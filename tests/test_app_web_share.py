@@ -13,8 +13,6 @@ pytest.importorskip("PyQt6", reason=skip_reason("app"))
 
 from PyQt6.QtWidgets import QFileDialog
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def page_config(path) -> dict:
     text = path.read_text(encoding="utf-8")

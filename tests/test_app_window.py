@@ -24,8 +24,6 @@ from wander3d.app.main import load_start_scene
 from wander3d.engine import Simulation, max_threads
 from wander3d.scene import bundled_scene, load_scene
 
-pytestmark = [pytest.mark.gl, pytest.mark.app]
-
 
 def _lit(image: np.ndarray) -> float:
     return float(np.mean(image[..., :3].max(axis=-1) > 90))
@@ -252,20 +250,30 @@ def test_a_scene_that_cannot_turn_in_time_is_warned_about(window, tmp_path):
     assert "~22.5 units" in message
 
 
-def test_a_long_message_is_shown_whole_beside_the_figures(window, qtbot):
-    """The status bar cut "...groups[0].count: 0 is out c" at 1366 pixels: now a long note
-    wraps onto more lines in the width the figures leave, and nothing of it is hidden."""
+@pytest.mark.parametrize("width", [900, 1366])
+def test_a_long_message_keeps_to_one_line_beside_the_figures(window, qtbot, width):
+    """A long note wrapped onto lines the one-line bar clipped (or grew the bar into the
+    view): now it is one line, shortened in the middle, and its tooltip holds all of it."""
     problem = (
-        "/home/someone/projects/wander3d/scenes/live2.toml: groups[0].count: 0 is out of "
-        "range: must be >= 1 and <= 10,000,000"
+        "/home/someone/projects/wander3d/scenes/a-rather-long-scene-file-name.toml: "
+        "groups[0].count: 0 is out of range: must be >= 1 and <= 10,000,000"
     )
-    window.messages.problem("Cannot reload scene", problem, dialog=False)
+    window.resize(width, 700)
     window.frames._show_status()
     bar, label = window.messages.bar, window.messages.bar.note_label
-    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
-    assert bar.currentMessage() == f"Cannot reload scene: {problem}"
-    assert label.text() == bar.currentMessage() and label.isVisible()
-    assert label.heightForWidth(label.width()) > label.fontMetrics().height()  # it wraps
+    qtbot.wait(50)
+    height = bar.height()
+    window.messages.problem("Cannot reload scene", problem, dialog=False)
+    qtbot.wait(50)
+    whole = f"Cannot reload scene: {problem}"
+    assert bar.currentMessage() == whole and label.toolTip() == whole
+    shown = label.text()
+    assert "\n" not in shown and label.isVisible()
+    assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()
+    if shown != whole:  # shortened in the middle: how it starts and how it ends stay
+        head, _, tail = shown.partition("…")
+        assert whole.startswith(head) and whole.endswith(tail) and len(tail) > 10
+    assert bar.height() == height  # the view keeps its size
     figures = window.status_label
     assert label.geometry().right() < figures.geometry().left()
     assert figures.width() >= figures.sizeHint().width()  # the figures are not squeezed
@@ -355,3 +363,174 @@ def test_a_scene_too_big_for_this_machine_gets_a_dialog_and_the_scene_runs_on(
     window.session.single_step()
     wait_engine_idle(window, qtbot)
     assert window.session.step == 1
+
+
+def test_every_toolbar_button_has_an_icon_of_its_own(window):
+    """Reset view had Open scene's folder (SP_DirHomeIcon beside SP_DialogOpenButton), and
+    Follow and Save screenshot, text alone, read as labels."""
+    from PyQt6.QtCore import QBuffer, QSize
+
+    images = {}
+    for action in window.toolbar.actions():
+        if action.isSeparator() or window.toolbar.widgetForAction(action) is None:
+            continue
+        if not action.text():  # a widget of its own (the speed, the camera mode)
+            continue
+        assert not action.icon().isNull(), action.text()
+        buffer = QBuffer()
+        buffer.open(QBuffer.OpenModeFlag.WriteOnly)
+        action.icon().pixmap(QSize(24, 24)).toImage().save(buffer, "PNG")
+        images[action.text()] = bytes(buffer.data())
+    assert len(set(images.values())) == len(images), "two buttons share an icon"
+    assert {"Reset view", "Follow", "Save s&creenshot"} <= set(images)
+
+
+def test_the_toolbar_stays_put_when_pause_becomes_play(window, qtbot):
+    bar = window.toolbar
+    step = bar.widgetForAction(window.commands.step)
+    window.session.set_running(True)
+    qtbot.waitUntil(lambda: window.commands.play.text() == "Pause", timeout=3000)
+    qtbot.wait(50)
+    before = step.x()
+    window.session.set_running(False)
+    qtbot.waitUntil(lambda: window.commands.play.text() == "Play", timeout=3000)
+    qtbot.wait(50)
+    assert step.x() == before  # it moved 11 px left
+
+
+def test_export_and_share_start_where_save_as_does(make_window, monkeypatch, small_scene):
+    """They started in the last folder used, which may be the bundled scenes' (in an
+    installed package, its data folder), where Save As never starts."""
+    from PyQt6.QtWidgets import QDialog, QFileDialog
+
+    from wander3d.app.code_export import ExportCodeDialog
+    from wander3d.scene import scenes_dir
+
+    asked = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args: asked.append(Path(args[2])) or ("", "")
+    )
+    monkeypatch.setattr(
+        ExportCodeDialog,
+        "exec",
+        lambda dialog: asked.append(dialog.choice()[1]) or QDialog.DialogCode.Rejected,
+    )
+    window = make_window(load_scene(bundled_scene("default")))
+    window.settings.setValue("last_dir", str(scenes_dir()))
+    for dialog in (window.files.save_dialog, window.code_export.export_dialog,
+                   window.web_share.share_dialog):  # fmt: skip
+        dialog()
+    folders = {path.parent for path in asked}
+    assert len(asked) == 3 and len(folders) == 1
+    assert folders.pop().resolve() != scenes_dir().resolve()
+    asked.clear()
+    window.files.open_scene(small_scene.source)  # the user's own file: beside it
+    for dialog in (window.files.save_dialog, window.code_export.export_dialog,
+                   window.web_share.share_dialog):  # fmt: skip
+        dialog()
+    assert {path.parent for path in asked} == {small_scene.source.parent}
+
+
+@pytest.mark.parametrize(
+    ("timeline", "path", "said"),
+    [(True, True, ""), (True, False, " no path above 200,000 agents"),
+     (False, False, " no path without a timeline")],
+)  # fmt: skip
+def test_a_greyed_out_path_box_says_why(window, timeline, path, said):
+    """Above 200,000 agents the Path box was greyed out with no word why."""
+    bar = window.timeline_bar
+    bar.set_enabled(timeline, path, 250_000 if not path else 300)
+    assert bar.path_button.isEnabled() is path and bar.scale_label.text() == said
+    if not path:
+        assert "Not in this scene" in bar.path_button.toolTip()
+        assert bar.scale_label.toolTip() == bar.path_button.toolTip()
+        width = bar.scale_label.fontMetrics().horizontalAdvance(said)
+        assert width <= bar.scale_label.width()  # all of it shows
+    bar.set_enabled(True, True, 300)
+    assert bar.scale_label.text() == "" and "Not in" not in bar.path_button.toolTip()
+
+
+def test_another_scene_shows_the_panel_from_its_top(window, qtbot, dialogs):
+    """The panel kept its scroll position, showing the new scene's groups from the middle;
+    reloading the same scene keeps it."""
+    window.resize(900, 420)  # a panel taller than its window
+    scroll = window.panel_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: scroll.maximum() > 0, timeout=3000)
+    scroll.setValue(scroll.maximum())
+    assert window.files.reload_scene(dialog=True)
+    qtbot.wait(50)
+    assert scroll.value() > 0
+    assert window.files.open_scene(bundled_scene("compare"))
+    qtbot.waitUntil(lambda: scroll.maximum() > 0, timeout=3000)
+    assert scroll.value() == 0
+
+
+def test_file_dialogs_show_their_columns_whole(window, qtbot, tmp_path):
+    """Qt's own Open dialog elided every column at its default size ("820...tes")."""
+    from PyQt6.QtCore import QTimer
+    from PyQt6.QtWidgets import QApplication, QFileDialog, QTreeView
+
+    for name in ("a.toml", "a-scene-with-a-long-name.toml"):
+        (tmp_path / name).write_text("[[groups]]\ncount = 3\n", encoding="utf-8")
+    window.settings.setValue("last_dir", str(tmp_path))
+    seen: list[tuple[int, int]] = []
+    sizes: list[tuple[int, int]] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        view = dialog.findChild(QTreeView) if isinstance(dialog, QFileDialog) else None
+        if view is None or view.model().rowCount(view.rootIndex()) < 2:
+            QTimer.singleShot(50, look)  # the folder is read in the background
+            return
+        QApplication.processEvents()
+        sizes.append((dialog.width(), dialog.height()))
+        header, model, metrics = view.header(), view.model(), view.fontMetrics()
+        for column in range(4):
+            texts = [
+                str(model.index(row, column, view.rootIndex()).data())
+                for row in range(model.rowCount(view.rootIndex()))
+            ]
+            widest = max(metrics.horizontalAdvance(text) for text in texts)
+            seen.append((header.sectionSize(column), widest))
+        dialog.reject()
+
+    QTimer.singleShot(0, look)
+    window.files.open_dialog()
+    assert len(seen) == 4
+    assert all(shown >= needed for shown, needed in seen), seen
+    # Whatever columns a user's Qt settings remember: the dialog opens at a roomy size
+    # (Qt's own was about 630 x 430 pixels).
+    screen = window.screen().availableGeometry()
+    width, height = sizes[0]
+    assert width >= min(880, 0.85 * screen.width()) and height >= min(520, 0.85 * screen.height())
+
+
+@pytest.mark.parametrize(
+    "name", ["Default", "Five methods compared", "Five methods compared side by"]
+)
+def test_the_unsaved_changes_question_leaves_no_word_alone_on_a_line(qtbot, name):
+    """The compare scene's name wrapped the question and left "saved." alone on a line."""
+    from PyQt6.QtGui import QTextLayout
+    from PyQt6.QtWidgets import QLabel
+
+    from wander3d.app.scene_files import unsaved_question
+
+    text = unsaved_question(name, "closing")
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes", text,
+                      buttons.Save | buttons.Discard | buttons.Cancel)  # fmt: skip
+    qtbot.addWidget(box)
+    box.show()
+    qtbot.waitExposed(box)
+    label = box.findChild(QLabel, "qt_msgbox_label")
+    assert label is not None
+    lines = []
+    for paragraph in text.split("\n"):
+        layout = QTextLayout(paragraph, label.font())
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(label.contentsRect().width())
+            lines.append(paragraph[line.textStart() : line.textStart() + line.textLength()])
+        layout.endLayout()
+    assert all(len(line.split()) > 1 for line in lines), lines
+    box.close()

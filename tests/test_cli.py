@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 import types
@@ -15,6 +16,7 @@ from scene_support import REPO, SCENES, wander3d_cmd, write
 
 import wander3d
 from wander3d import cli, load_scene
+from wander3d.commands import COMMANDS
 from wander3d.commands import open as open_command
 from wander3d.commands.progress import Progress
 from wander3d.scene import bundled_scene
@@ -48,6 +50,18 @@ def test_help_and_version_on_every_command(command, capsys):
         cli.main([*command, "--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out == f"wander3d {wander3d.__version__}\n"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100, 140])
+@pytest.mark.parametrize("command", [[], *([command.NAME] for command in COMMANDS)])
+def test_help_never_breaks_a_word_at_its_hyphen(command, columns, capsys, monkeypatch):
+    """`--max-` at the end of a line and `gap` on the next read as two things."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit):
+        cli.main([*command, "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    broken = [line for line in lines if re.search(r"[A-Za-z0-9]-$", line.rstrip())]
+    assert broken == [], broken
 
 
 def test_check_valid_scenes_one_line_each():
@@ -345,6 +359,27 @@ def test_progress_bar_redraws_on_a_tty():
     assert "ran 100 steps (1.00 s simulated) of 10 agents" in text
 
 
+def test_a_run_that_also_draws_rates_only_its_stepping(monkeypatch):
+    """`render` divided agent-steps by the whole wall time, drawing and encoding included."""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    clock = iter([0.0, 1.0, 10.0])
+    monkeypatch.setattr("wander3d.commands.progress.time.perf_counter", lambda: next(clock, 10.0))
+    progress = Progress(stream, total_steps=100, agents=10_000, dt=0.01, only_steps=False)
+    progress.update(50)
+    assert "agent-steps/s" not in stream.getvalue()  # no live rate of drawing and stepping
+    progress.finish(100, step_seconds=0.5)
+    line = stream.getvalue().splitlines()[-1]
+    assert line == (
+        "wander3d: ran 100 steps (1.00 s simulated) of 10,000 agents in 10.00 s: 0.50 s "
+        "simulating (2.0M agent-steps/s), 9.50 s drawing and writing"
+    )
+
+
 def test_progress_is_one_final_line_when_not_a_tty():
     stream = io.StringIO()
     progress = Progress(stream, total_steps=100, agents=10, dt=0.01)
@@ -374,7 +409,7 @@ def test_open_without_a_display_says_what_to_do():
         [sys.executable, "-m", "wander3d"], capture_output=True, text=True, env=env, timeout=120
     )
     assert result.returncode == 1
-    assert "no display" in result.stderr and "xvfb-run" in result.stderr
+    assert result.stderr.startswith("wander3d: error: no display") and "xvfb-run" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -445,3 +480,42 @@ def test_cell_progress_draws_cells_and_time_left_on_a_tty_only():
     progress.update(4)
     progress.finish()
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "formats"),
+    [
+        (["run", "default", "--seconds", "1", "--out", "a.txt"], ".parquet, .csv, .glb or .npz"),
+        pytest.param(
+            ["render", "default", "--out", "a.txt"], ".png, .mp4 or .gif", marks=pytest.mark.render
+        ),
+        (["stats", "default", "--seconds", "1", "--plot", "a.txt"], ".png, .svg or .pdf"),
+        (["sweep", str(REPO / "docs" / "atlas.toml"), "--out", "a.txt"], ".parquet, .pq or .csv"),
+        (["share", "default", "--out", "a.txt"], ".html or .htm"),
+    ],
+)
+def test_every_command_words_an_unknown_output_format_alike(args, formats, tmp_path, capsys):
+    """`share --out a.txt` wrote HTML there; the others said it four different ways."""
+    args = [str(tmp_path / a) if a == "a.txt" else a for a in args]
+    assert cli.main(args) == 2
+    out = tmp_path / "a.txt"
+    assert capsys.readouterr().err == (
+        f"wander3d: error: {args[args.index(str(out)) - 1]} {out}: unknown format '.txt'; "
+        f"use {formats}\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("display", [None, ":99"])
+def test_a_missing_scene_file_is_said_first_with_or_without_a_display(
+    tmp_path, capsys, monkeypatch, display
+):
+    """Without a display `wander3d missing.toml` said "no display" (exit 1); with one it
+    opened the app on the default scene, while `wander3d nosuchscene` was one line, exit 2."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    if display:
+        monkeypatch.setenv("DISPLAY", display)
+    missing = tmp_path / "missing.toml"
+    assert cli.main([str(missing)]) == 2
+    assert capsys.readouterr().err == f"wander3d: error: {missing}: no such file\n"

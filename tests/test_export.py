@@ -155,8 +155,8 @@ def test_replay_repeats_the_recorded_run_exactly(scene_path, tmp_path, suffix, c
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["SCENE", "--seconds", "1", "--out", "TMP/t.parquett"], ".parquet, .csv, .glb, .npz"),
-        (["SCENE", "--seconds", "1", "--out", "TMP/t"], "unknown trajectory format"),
+        (["SCENE", "--seconds", "1", "--out", "TMP/t.parquett"], ".parquet, .csv, .glb or .npz"),
+        (["SCENE", "--seconds", "1", "--out", "TMP/t"], "unknown format (none)"),
         (["--replay", "TMP/none.parquet"], "no such file"),
         (["SCENE", "--replay", "TMP/t.parquet"], "leave out SCENE"),
         (["--replay", "TMP/t.parquet", "--seconds", "3"], "leave out --seconds"),

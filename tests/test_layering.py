@@ -142,6 +142,7 @@ PLACES: dict[str, str] = {
     "wander3d.appearance": "helpers",
     "wander3d.arguments": "helpers",
     "wander3d.files": "helpers",
+    "wander3d.exit_status": "helpers",
     "wander3d.analysis": "analysis",
     "wander3d.render": "render",
     "wander3d.bench": "bench",

@@ -105,7 +105,7 @@ def test_an_error_about_another_file_passes_through_an_option_unchanged(tmp_path
 def test_a_trajectory_format_error_names_the_file():
     from wander3d.export import ExportError, check_format
 
-    with pytest.raises(ExportError, match=r"^t\.txt: unknown trajectory format; use one of"):
+    with pytest.raises(ExportError, match=r"^t\.txt: unknown format '\.txt'; use \.parquet"):
         check_format(Path("t.txt"))
 
 

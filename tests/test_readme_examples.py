@@ -62,3 +62,16 @@ def test_the_readme_shows_what_the_example_prints(name):
     assert not problems, (
         "\n\n".join(problems) + "\n\nrun `python scripts/readme_examples.py --update`"
     )
+
+
+def test_every_command_the_readme_shows_is_one_wander3d_takes():
+    shown = checker.commands(README)
+    assert len(shown) > 20 and "wander3d --help" in shown
+    assert not any(command.startswith("wander3d:") for command in shown)  # output, not commands
+    assert checker.command_problems(README) == []
+
+
+def test_a_renamed_option_in_a_readme_command_is_found():
+    stale = README.replace("--sample-every 6", "--sample-each 6")
+    (problem,) = checker.command_problems(stale)
+    assert "--sample-each" in problem and "unrecognized arguments" in problem

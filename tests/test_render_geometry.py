@@ -223,3 +223,31 @@ def test_frame_box_centres_the_boxs_picture_where_looking_at_its_centre_did_not(
     center, kept = frame_box(low, high, fov, aspect, az, el, distance=500.0)
     x, y = picture(center, kept)
     assert kept == 500.0 and abs(x.max() + x.min()) < 1e-6 and abs(y.max() + y.min()) < 1e-6
+
+
+def test_an_orbiting_camera_fits_the_box_at_every_angle_and_no_further():
+    """Fitted to the box's bounding cylinder, the fish tank filled about half of an orbit
+    video's frame; fitted to the box at every angle, it fills it at its widest."""
+    from types import SimpleNamespace
+
+    from wander3d.render.camera import _basis, home_from_scene
+
+    low, high = np.array([-160.0, -45, -90]), np.array([160.0, 45, 90])  # the fish tank
+    camera = SimpleNamespace(mode="turntable", azimuth=20.0, elevation=10.0, fov=45.0,
+                             distance=None)  # fmt: skip
+    aspect = 16 / 9
+    home = home_from_scene(camera, low, high, aspect, centred=False)
+    centre = np.array(home.center)
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    points = low + corners * (high - low)
+    tan_v = np.tan(np.radians(camera.fov) / 2)
+    widest = 0.0
+    for azimuth in np.arange(0.0, 360.0, 0.5):
+        right, up, forward = _basis(azimuth, camera.elevation)
+        rel = points - (centre - home.distance * forward)
+        depth = rel @ forward
+        x = (rel @ right) / depth / (tan_v * aspect)
+        y = (rel @ up) / depth / tan_v
+        widest = max(widest, np.abs(x).max(), np.abs(y).max())
+    assert widest <= 1.0  # in view at every angle
+    assert widest > 0.85  # and filling it where the box is widest

@@ -139,7 +139,23 @@ def test_the_legend_names_each_group_and_the_caption_the_scene_and_time():
     image = np.zeros((360, 640, 3), np.uint8)
     drawn = annotate(image, compare, 12.34)
     assert drawn.shape == image.shape and drawn.dtype == np.uint8
-    # Each group's swatch is drawn in its colour.
+    # Each group's swatch is drawn in its colour, along the top.
     for color, _ in lines:
         rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
-        assert (np.abs(drawn[:120, :200].astype(int) - rgb).sum(axis=-1) < 6).sum() > 20, color
+        assert (np.abs(drawn[:90].astype(int) - rgb).sum(axis=-1) < 6).sum() > 20, color
+
+
+@pytest.mark.parametrize("size", [(320, 180), (480, 270), (1280, 720), (360, 640)])
+def test_the_legend_keeps_to_the_top_margin_of_any_picture(size):
+    """On a 320 x 180 picture the column of the five methods reached down a third of it."""
+    from wander3d.render.caption import annotate, legend_lines, text_size
+    from wander3d.scene import bundled_scene, load_scene
+
+    compare = load_scene(bundled_scene("compare"))
+    width, height = size
+    drawn = annotate(np.zeros((height, width, 3), np.uint8), compare, 1.0)
+    rows = np.flatnonzero(drawn[: height // 2].any(axis=(1, 2)))
+    assert rows.max() <= max(0.2 * height, 3 * text_size(height)), rows.max()
+    for color, _ in legend_lines(compare):  # every group is there
+        rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+        assert (np.abs(drawn.astype(int) - rgb).sum(axis=-1) < 6).sum() > 10, color

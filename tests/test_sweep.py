@@ -148,6 +148,13 @@ def test_cell_ids_hash_the_scene_the_seed_and_the_measurement(tmp_path):
         ),
         (("groups.count = 20", "groups.count = 0"), "sweep.set: groups[0].count:"),
         (("[sweep.set]", "[sweep.setting]"), "sweep.setting: unknown key"),
+        # A table where a value goes (it ended in "TypeError: unhashable type: 'dict'").
+        (
+            ("values = [2, 10, 40]", "values = [{jitter = 2}, 10]"),
+            "sweep.vary[0].values: {jitter = 2} is a table, not a value of "
+            "'groups.wander.jitter'; vary one key per [[sweep.vary]]",
+        ),
+        (("values = [2, 10, 40]", "values = [[2, {a = 1}]]"), "[2, {a = 1}] holds a table"),
     ],
 )
 def test_bad_sweep_files_name_the_file_the_key_and_the_cell(tmp_path, change, expected):
@@ -171,7 +178,7 @@ def test_a_bad_sweep_file_is_one_error_line_and_exit_2(tmp_path, capsys):
 def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     path = write(tmp_path, SMALL)
     assert main(["sweep", str(path), "--out", str(tmp_path / "a.txt")]) == 2
-    assert "expected a .parquet or .csv" in capsys.readouterr().err
+    assert "a.txt: unknown format '.txt'; use .parquet, .pq or .csv" in capsys.readouterr().err
     assert main(["sweep", str(path), "--out", str(tmp_path / "no" / "a.csv")]) == 2
     assert f"folder {tmp_path / 'no'} does not exist" in capsys.readouterr().err
     three = SMALL + '[[sweep.vary]]\nkey = "groups.max_speed"\nvalues = [20, 40]\n'
@@ -181,7 +188,7 @@ def test_bad_out_and_plot_options_fail_before_running(tmp_path, capsys):
     assert "--plot draws one or two varied keys" in capsys.readouterr().err
     args = ["sweep", str(path), "--out", str(tmp_path / "a.csv"), "--plot", "atlas.jpg"]
     assert main(args) == 2
-    assert "--plot atlas.jpg: unknown plot format '.jpg'" in capsys.readouterr().err
+    assert "--plot atlas.jpg: unknown format '.jpg'; use .png" in capsys.readouterr().err
 
 
 def test_key_paths():
@@ -462,3 +469,63 @@ def test_embedded_workers_run_no_profiler_for_a_dashboard_they_have_not():
     settings = execute._cluster_settings()
     assert settings["distributed.worker.profile.enabled"] is False
     assert "MALLOC_TOP_PAD_" in settings["distributed.nanny.pre-spawn-environ"]
+
+
+#: Weeks of work: 2,000 runs of 300 agents for an hour of simulated time each.
+HUGE = """
+[sweep]
+scene = "default"
+seeds = 1000
+seconds = 3600
+[[sweep.vary]]
+key = "groups.wander.jitter"
+values = [2, 10]
+"""
+
+
+def test_a_sweep_of_weeks_says_so_and_needs_yes_without_a_terminal(tmp_path, capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr("wander3d.commands.sweep._run", lambda *a: started.append(a) or 0)
+    path = write(tmp_path, HUGE)
+    out = tmp_path / "a.parquet"
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "2"]) == 2
+    line = capsys.readouterr().err
+    assert line.startswith(f"wander3d: error: {path}: 2,000 runs of 3600 s, ")
+    assert "hours on 2 workers" in line and line.endswith("nothing started (--yes starts it)\n")
+    assert started == [] and sorted(os.listdir(tmp_path)) == ["sweep.toml"]
+    assert main(["sweep", str(path), "--out", str(out), "--workers", "2", "--yes"]) == 0
+    assert len(started) == 1
+
+
+@pytest.mark.parametrize(("answer", "status", "runs"), [("y\n", 0, 1), ("\n", 1, 0), ("", 1, 0)])
+def test_a_sweep_of_weeks_asks_on_a_terminal(tmp_path, capsys, monkeypatch, answer, status, runs):
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+        def readline(self) -> str:
+            return answer
+
+    started = []
+    monkeypatch.setattr("wander3d.commands.sweep._run", lambda *a: started.append(a) or 0)
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    path = write(tmp_path, HUGE)
+    assert main(["sweep", str(path), "--out", str(tmp_path / "a.parquet")]) == status
+    err = capsys.readouterr().err
+    assert "Start it? [y/N] " in err
+    assert len(started) == runs
+    assert ("nothing started" in err) is (runs == 0)
+
+
+def test_a_short_sweep_or_the_rest_of_a_long_one_starts_without_asking(tmp_path, monkeypatch):
+    from wander3d.commands import sweep as command
+
+    sweep = load_sweep(write(tmp_path, HUGE))
+    out = tmp_path / "a.parquet"
+    cells, steps, seconds = command.estimate(sweep, out, 2)
+    assert cells == 2000 and steps == 2000 * 300 * round(3600 / sweep.base.dt)
+    assert seconds == pytest.approx(steps / command.AGENT_STEPS_PER_WORKER_S / 2)
+    # All but one cell measured already (in the parts): one run is left, and no question.
+    monkeypatch.setattr(command, "_measured", lambda sweep, out: {c.id for c in sweep.cells[1:]})
+    assert command.estimate(sweep, out, 2)[0] == 1
+    assert command._confirmed(sweep, out, 2, None)

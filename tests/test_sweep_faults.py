@@ -96,10 +96,21 @@ def server(reply: bytes | None) -> Iterator[str]:
         listener.close()
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal's program has it (a test run started in the
+    background ignores it, which its children would inherit)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args: list[str], **kwargs) -> subprocess.Popen:
     """A process in its own group (so a kill or a Ctrl+C reaches its children)."""
     return subprocess.Popen(
-        args, env=ENV, start_new_session=True, stdout=subprocess.DEVNULL, **kwargs
+        args,
+        env=ENV,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=_default_sigint,
+        **kwargs,
     )
 
 
@@ -307,6 +318,29 @@ def test_ctrl_c_stops_a_local_sweep_with_one_line_and_exit_130(tmp_path):
     kept = store.read_parts(parts, store.cell_groups(load_sweep(path)))
     assert err.splitlines()[-1] == f"wander3d: interrupted; {len(kept)} cells kept, rerun to resume"
     assert len(kept) > 0
+    assert not lock_path(out).exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.3, 0.6, 0.9, 1.5, 2.5, 4.0])
+def test_ctrl_c_while_the_sweep_starts_is_one_line_and_exit_130(tmp_path, delay):
+    """Ctrl+C to the installed command's process group at moments of its start-up: loading
+    the engine and Dask, starting the cluster's workers, preparing them. A Ctrl+C raised
+    while Python imported used to end in a traceback (exit -2), one inside Dask's import in
+    a broken cluster."""
+    command = Path(sys.executable).with_name("wander3d")
+    out = tmp_path / "a.parquet"
+    sweep = start(
+        [str(command), "sweep", str(write_sweep(tmp_path)), "--out", str(out), "--workers", "2"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    os.killpg(sweep.pid, signal.SIGINT)
+    code, err = finish(sweep)
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines()[-1].startswith("wander3d: interrupted"), err
     assert not lock_path(out).exists()
 
 

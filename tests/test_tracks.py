@@ -379,7 +379,7 @@ def test_a_plot_format_matplotlib_is_not_asked_for_is_refused(tmp_path, capsys, 
     assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(plot)]) == 2
     err = capsys.readouterr().err
     assert err == (
-        f"wander3d: error: --plot {plot}: unknown plot format "
+        f"wander3d: error: --plot {plot}: unknown format "
         f"{repr(plot.suffix) if plot.suffix else '(none)'}; use .png, .svg or .pdf\n"
     )
     assert not plot.exists()

@@ -29,6 +29,20 @@ def _current_umask() -> int:
     return mask
 
 
+def unknown_format(path: Path | str, suffixes: tuple[str, ...]) -> str:
+    """The one wording of every command for an output whose extension names no format it
+    writes: "PATH: unknown format '.txt'; use .png, .svg or .pdf"."""
+    return f"{path}: {format_problem(path, suffixes)}"
+
+
+def format_problem(path: Path | str, suffixes: tuple[str, ...]) -> str:
+    """`unknown_format` without the path (for an OutputError, which puts it in front)."""
+    suffix = Path(path).suffix
+    named = f"'{suffix}'" if suffix else "(none)"
+    listed = ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
+    return f"unknown format {named}; use {listed}"
+
+
 class OutputError(ValueError):
     """An output file cannot be written. str() is one line, "PATH: problem"; the attributes
     are `path` (the Path asked for) and `problem` (str). A command line that took the path

@@ -14,6 +14,8 @@ from typing import IO, Any
 
 import numpy as np
 
+from wander3d.files import unknown_format
+
 from .report import StatsReport, title
 from .stats import GroupCurves
 
@@ -23,11 +25,10 @@ PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
 def plot_format(path: Path | str) -> str:
     """The matplotlib format `path`'s extension asks for ("png", "svg" or "pdf");
-    ValueError("PATH: unknown plot format ...") for any other extension."""
+    ValueError("PATH: unknown format ...") for any other extension."""
     suffix = Path(path).suffix.lower()
     if suffix not in PLOT_FORMATS:
-        named = f"'{suffix}'" if suffix else "(none)"
-        raise ValueError(f"{path}: unknown plot format {named}; use .png, .svg or .pdf")
+        raise ValueError(unknown_format(path, tuple(PLOT_FORMATS)))
     return PLOT_FORMATS[suffix]
 
 

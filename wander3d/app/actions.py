@@ -25,6 +25,8 @@ from PyQt6.QtWidgets import (
 
 from wander3d.render import CAMERA_MODES
 
+from .theme import draw_camera, draw_follow, draw_home, drawn_icon
+
 #: Keys vispy's fly camera moves with (its keymap): in fly mode they go to the canvas.
 FLY_KEYS = frozenset(
     (
@@ -79,6 +81,18 @@ def standard_icon(widget: QWidget, icon: QStyle.StandardPixmap) -> QIcon:
     return style.standardIcon(icon)
 
 
+def steady_width(button: QWidget, action: QAction, texts: tuple[str, ...]) -> None:
+    """Make `button` (showing `action`) as wide as the widest of the `texts` the action
+    switches between, so that the toolbar after it does not shift (Pause / Play: 11 px)."""
+    current = action.text()
+    widths = []
+    for text in texts:
+        action.setText(text)
+        widths.append(button.sizeHint().width())
+    action.setText(current)
+    button.setMinimumWidth(max(widths))
+
+
 def add_menu(parent: QMenuBar | QMenu, title: str) -> QMenu:
     menu = parent.addMenu(title)
     assert menu is not None  # addMenu(str) always makes one
@@ -90,15 +104,18 @@ def make_action(
     text: str,
     shortcuts: tuple[str, ...] = (),
     tip: str = "",
-    icon: QStyle.StandardPixmap | None = None,
+    icon: QStyle.StandardPixmap | QIcon | None = None,
     checkable: bool = False,
 ) -> QAction:
     """An action of `window` whose tooltip names its shortcuts, e.g. "Play or pause (Space)".
 
     Its shortcuts are window-wide, so the keys work whichever panel widget has the focus.
+    icon: one of the style's standard icons, or one drawn (theme.drawn_icon).
     """
     action = QAction(text, window)
-    if icon is not None:
+    if isinstance(icon, QIcon):
+        action.setIcon(icon)
+    elif icon is not None:
         action.setIcon(standard_icon(window, icon))
     if shortcuts:
         action.setShortcuts([QKeySequence(s) for s in shortcuts])
@@ -139,18 +156,21 @@ class Actions:
             "S&hare as web page…", tip="Write the scene, with the current parameters, as one "
             "web page that runs it live in any browser, offline",
         )  # fmt: skip
-        self.screenshot = a("Save s&creenshot", ("Ctrl+Shift+S", "F12"), "Save the view as a PNG")
+        self.screenshot = a(
+            "Save s&creenshot", ("Ctrl+Shift+S", "F12"), "Save the view as a PNG",
+            drawn_icon(draw_camera),
+        )  # fmt: skip
         self.quit = a("&Quit", ("Ctrl+Q",), "Quit wander3d")
         self.play = a("Pause", ("Space",), "Play or pause", sp.SP_MediaPause)
         self.step = a("Step", (".", "Right"), "Pause and advance one step", sp.SP_MediaSkipForward)
         self.reset = a("Reset", ("R",), "Back to the scene's start", sp.SP_MediaSkipBackward)
         self.slower = a("Slower", ("[", "-"), "Halve the time speed", sp.SP_MediaSeekBackward)
         self.faster = a("Faster", ("]", "+"), "Double the time speed", sp.SP_MediaSeekForward)
-        self.home = a("Reset view", ("Home",), "Back to the scene's camera", sp.SP_DirHomeIcon)
+        self.home = a("Reset view", ("Home",), "Back to the scene's camera", drawn_icon(draw_home))
         self.follow = a(
             "Follow", ("T",),
             "Chase the selected agent from behind; T again or Esc gives the camera back",
-            checkable=True,
+            drawn_icon(draw_follow), checkable=True,
         )  # fmt: skip
         self.back = a(
             "Back / clear selection", ("Esc",),
@@ -218,6 +238,9 @@ class Actions:
         bar.addSeparator()
         bar.addAction(self.screenshot)
         bar.addAction(self.help)
+        play = bar.widgetForAction(self.play)
+        if play is not None:
+            steady_width(play, self.play, ("Pause", "Play"))
         return bar
 
     def menu_actions(self) -> list[tuple[str, list[QAction]]]:

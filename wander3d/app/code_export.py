@@ -28,8 +28,9 @@ from wander3d.scene import SceneError
 from wander3d.session import Session
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
-from .scene_files import slug
+from .scene_files import output_folder, slug
 
 
 class ExportCodeDialog(QDialog):
@@ -61,7 +62,9 @@ class ExportCodeDialog(QDialog):
 
     def _browse(self) -> None:
         start = Path(self.folder.text()).parent
-        chosen = QFileDialog.getExistingDirectory(self, "Export code into", str(start))
+        chosen = roomy(
+            lambda: QFileDialog.getExistingDirectory(self, "Export code into", str(start))
+        )
         if chosen:
             self.folder.setText(str(Path(chosen) / Path(self.folder.text()).name))
 
@@ -91,7 +94,7 @@ class CodeExport(QObject):
     def export_dialog(self) -> bool:
         """Ask for the language and folder, then export; True if a port was written."""
         lang = str(self.settings.value("export_code_lang", next(iter(LANGUAGES))))
-        base = Path(str(self.settings.value("last_dir", str(Path.home()))))
+        base = output_folder(self.session.scene, self.settings)
         folder = base / f"{slug(self.session.scene.name)}-{lang}"
         dialog = ExportCodeDialog(self.window, lang, folder)
         if dialog.exec() != QDialog.DialogCode.Accepted:

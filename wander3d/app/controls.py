@@ -3,7 +3,8 @@
 The mouse wheel over the panel scrolls it: a slider or spin box takes the wheel (and the keys
 the window also uses as shortcuts that it moves by: the arrows, Home, End, Page Up and Down)
 only while it has the keyboard focus. Space stays the window's play / pause everywhere but on
-a check box, which toggles with it.
+a check box, which toggles with it: a focused value box, whose line edit would take it as
+text (and drop it: no number holds a space), leaves it to the window.
 Values are shown exactly, with their unit; sliders are logarithmic for parameters that span
 decades (the table of them: wander3d.scene.tunables).
 """
@@ -47,6 +48,9 @@ NAVIGATION_KEYS = frozenset(
 )  # fmt: skip
 #: A focused check box keeps Space, which toggles it.
 TOGGLE_KEYS = frozenset((Qt.Key.Key_Space,))
+#: Keys a focused value box leaves to the window's shortcuts, although its line edit asks
+#: for them as text.
+WINDOW_KEYS = frozenset((Qt.Key.Key_Space,))
 
 
 def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -> bool:
@@ -58,6 +62,20 @@ def keeps_key(event: QEvent | None, keys: frozenset[Qt.Key] = NAVIGATION_KEYS) -
         and Qt.Key(event.key()) in keys
     ):
         event.accept()
+        return True
+    return False
+
+
+def leaves_key(event: QEvent | None) -> bool:
+    """Whether `event` is a shortcut check for a key of WINDOW_KEYS without modifiers; if so
+    it is left unaccepted, which gives the key to the window's shortcut."""
+    if (
+        isinstance(event, QKeyEvent)
+        and event.type() == QEvent.Type.ShortcutOverride
+        and Qt.Key(event.key()) in WINDOW_KEYS
+        and event.modifiers() == Qt.KeyboardModifier.NoModifier
+    ):
+        event.ignore()
         return True
     return False
 
@@ -89,7 +107,8 @@ class PanelSlider(QSlider):
 
 
 class PanelSpinBox(QDoubleSpinBox):
-    """A spin box that ignores the wheel unless focused, and keeps its keys."""
+    """A spin box that ignores the wheel unless focused, keeps its keys and leaves Space to
+    the window."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -102,6 +121,8 @@ class PanelSpinBox(QDoubleSpinBox):
             super().wheelEvent(event)
 
     def event(self, event: QEvent | None) -> bool:
+        if leaves_key(event):
+            return False
         return keeps_key(event) or super().event(event)
 
     def textFromValue(self, value: float) -> str:
@@ -129,8 +150,9 @@ class PanelComboBox(QComboBox):
 
 
 class PanelIntSpinBox(QSpinBox):
-    """A whole-number box that ignores the wheel unless focused, keeps its keys, and reports
-    only a finished edit (Enter, or focus leaving): each change restarts the run."""
+    """A whole-number box that ignores the wheel unless focused, keeps its keys, leaves Space
+    to the window, and reports only a finished edit (Enter, or focus leaving): each change
+    restarts the run."""
 
     def __init__(self, lo: int, hi: int, value: int, suffix: str = "") -> None:
         super().__init__()
@@ -147,6 +169,8 @@ class PanelIntSpinBox(QSpinBox):
             super().wheelEvent(event)
 
     def event(self, event: QEvent | None) -> bool:
+        if leaves_key(event):
+            return False
         return keeps_key(event) or super().event(event)
 
 

@@ -7,7 +7,7 @@ import traceback
 from collections.abc import Callable
 from types import TracebackType
 
-from PyQt6.QtWidgets import QApplication, QMessageBox, QWidget
+from PyQt6.QtWidgets import QMessageBox, QWidget
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
@@ -23,9 +23,6 @@ def install_excepthook(parent: QWidget, on_error: Callable[[], None]) -> ExceptH
 
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         nonlocal showing
-        if issubclass(kind, KeyboardInterrupt):
-            QApplication.quit()
-            return
         on_error()
         if showing:
             return

@@ -7,6 +7,7 @@ from html import escape
 from PyQt6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from wander3d.appearance import AXIS_COLORS, LEGEND
+from wander3d.session import TRACE_MAX_AGENTS
 
 from .actions import key_text
 
@@ -30,9 +31,10 @@ TIMELINE = (
     ("Timeline slider", "drag it (or click it, then Left / Right) to go back to any moment of "
      "the run: the simulation pauses there; Play continues and replays your later slider "
      "edits; moving a panel slider while in the past starts a new future from there"),
-    ("Path button", "click Path (beside the timeline) to show the selected agent's whole path "
-     "since the start; the box beside it chooses the colouring, speed or turn rate (blue low, "
-     "red high; the values are named beside it)"),
+    ("Path check box", "tick Path (beside the timeline) to show the selected agent's whole "
+     "path since the start; the box beside it chooses the colouring, speed or turn rate (blue "
+     "low, red high; the values are named beside it). Not in scenes of more than "
+     f"{TRACE_MAX_AGENTS:,} agents"),
 )  # fmt: skip
 #: Width of the first column (pixels at 96 dpi): every section's descriptions start at one x.
 KEY_COLUMN = 180

@@ -1,40 +1,62 @@
 """What the window tells the user: notes in the status bar, and dialogs for problems.
 
 The scene's warnings (old keys converted, groups that cannot turn back within the margin, as
-`wander3d check` says them) follow every note and stay longer. A note too long for one line
-wraps onto more (`MessageBar`): a problem is read whole, never cut off at the window's edge.
+`wander3d check` says them) follow every note and stay longer. The bar is one line: a note too
+long for the width the figures leave is shortened in the middle ("…"), keeping how it starts
+and how it ends, and its tooltip holds all of it (`MessageBar`). A note that wrapped instead
+grew the bar, shrinking the view, or where the window could not give it the height, showed
+two clipped lines.
 """
 
 from __future__ import annotations
 
 from PyQt6.QtCore import Qt, QTimer
+from PyQt6.QtGui import QResizeEvent
 from PyQt6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QStatusBar, QWidget
 
-#: A note wraps onto at most this many lines (the whole of a longer one is in its tooltip),
-#: so that a long warning never takes much of the view's height.
-MAX_NOTE_LINES = 3
 #: How long notes, and notes followed by the scene's warnings, stay (ms).
 NOTE_MS = 4000
 WARNING_MS = 30000
 
 
-class MessageBar(QStatusBar):
-    """A status bar whose notes wrap onto the lines they need (up to MAX_NOTE_LINES).
+class ElidedLabel(QLabel):
+    """A one-line label that shows as much of its text as its width holds, the middle
+    replaced by "…" when it must be; `full_text()` and the tooltip give all of it."""
 
-    QStatusBar paints a note on one line, cut off where the permanent figures start; here a
-    note is a word-wrapped label that takes the width left beside them (the bar grows a line
-    for a long one; the tooltip has all of it). showMessage, clearMessage, currentMessage and
-    messageChanged behave as QStatusBar's.
-    """
+    def __init__(self) -> None:
+        super().__init__()
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def set_full_text(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._fit()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        one_line = " ".join(self._full.split())
+        elided = self.fontMetrics().elidedText(
+            one_line, Qt.TextElideMode.ElideMiddle, max(0, self.contentsRect().width())
+        )
+        self.setText(elided)
+
+
+class MessageBar(QStatusBar):
+    """A status bar whose notes stay on its one line (see ElidedLabel), in the width the
+    permanent figures leave. showMessage, clearMessage, currentMessage and messageChanged
+    behave as QStatusBar's."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.note_label = QLabel()
-        self.note_label.setWordWrap(True)
-        self.note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        lines = self.note_label.fontMetrics().lineSpacing() * MAX_NOTE_LINES
-        self.note_label.setMaximumHeight(lines + 2)
+        self.note_label = ElidedLabel()
         self.addWidget(self.note_label, 1)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -42,9 +64,8 @@ class MessageBar(QStatusBar):
 
     def showMessage(self, text: str | None, msecs: int = 0) -> None:
         text = text or ""
-        changed = text != self.note_label.text()
-        self.note_label.setText(text)
-        self.note_label.setToolTip(text)
+        changed = text != self.note_label.full_text()
+        self.note_label.set_full_text(text)
         self._timer.stop()
         if msecs > 0 and text:
             self._timer.start(msecs)
@@ -55,7 +76,7 @@ class MessageBar(QStatusBar):
         self.showMessage("")
 
     def currentMessage(self) -> str:
-        return self.note_label.text()
+        return self.note_label.full_text()
 
 
 class Messages:

@@ -21,6 +21,7 @@ from wander3d.scene import MemoryFitError, Scene, SceneError, load_scene, scenes
 from wander3d.session import Session
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
 from .recent import RecentFiles
 from .watch import SceneWatcher
@@ -32,6 +33,17 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "scene"
 
 
+def unsaved_question(name: str, doing: str) -> str:
+    """What the window asks before `doing` drops edits to the scene `name`. The words after
+    the name never break apart (no-break spaces): a long name wrapped the sentence and left
+    "saved." alone on its last line."""
+    keep = "\u00a0".join
+    return (
+        f"The scene '{name}' {keep('has changes that are not saved.'.split())}\n"
+        f"{keep(f'Save them before {doing}?'.split())}"
+    )
+
+
 def dropped_scene(mime: QMimeData | None) -> Path | None:
     """The first local .toml file among dropped URLs, if any."""
     if mime is None or not mime.hasUrls():
@@ -40,6 +52,25 @@ def dropped_scene(mime: QMimeData | None) -> Path | None:
         if url.isLocalFile() and url.toLocalFile().lower().endswith(".toml"):
             return Path(url.toLocalFile())
     return None
+
+
+def output_folder(scene: Scene, settings: QSettings) -> Path:
+    """Where a dialog that writes something of `scene` starts (Save As, Export code, Share):
+    the scene file's folder, else the last folder used, where the user may write and which
+    is not wander3d's own scenes (a bundled scene saved over would change every user's
+    default, and an installed package's data folder is no place for a user's files); else
+    the user's documents folder, or home."""
+    source = scene.source
+    last = settings.value("last_dir")
+    bundled = scenes_dir()
+    for folder in (source.parent if source else None, Path(last) if last else None):
+        if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK):
+            continue
+        if bundled is not None and folder.resolve() == bundled.resolve():
+            continue
+        return folder
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents and Path(documents).is_dir() else Path.home()
 
 
 class SceneFiles(QObject):
@@ -87,8 +118,7 @@ class SceneFiles(QObject):
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"The scene '{self.session.scene.name}' has changes that are not saved.\n"
-            f"Save them before {doing}?",
+            unsaved_question(self.session.scene.name, doing),
             buttons.Save | buttons.Discard | buttons.Cancel,
             buttons.Save,
         )
@@ -219,8 +249,10 @@ class SceneFiles(QObject):
 
     # ------------------------------------------------------------------ dialogs and menus
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open scene", self._last_dir(), SCENE_FILTER
+        path, _ = roomy(
+            lambda: QFileDialog.getOpenFileName(
+                self.window, "Open scene", self._last_dir(), SCENE_FILTER
+            )
         )
         if path:
             self.open_scene(Path(path))
@@ -228,26 +260,14 @@ class SceneFiles(QObject):
     def save_dialog(self) -> bool:
         """Ask where to save; True if the scene was saved."""
         start = str(self.save_dir() / f"{slug(self.session.scene.name)}.toml")
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save scene as", start, SCENE_FILTER)
+        path, _ = roomy(
+            lambda: QFileDialog.getSaveFileName(self.window, "Save scene as", start, SCENE_FILTER)
+        )
         return bool(path) and self.save_scene_as(Path(path))
 
     def save_dir(self) -> Path:
-        """Where Save As starts: the open file's folder, else the last folder used, where the
-        user may write and which is not wander3d's own scenes (a bundled scene saved over
-        would change every user's default); else the user's documents folder, or home."""
-        source = self.session.scene.source
-        last = self.settings.value("last_dir")
-        bundled = scenes_dir()
-        for folder in (source.parent if source else None, Path(last) if last else None):
-            if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK):
-                continue
-            if bundled is not None and folder.resolve() == bundled.resolve():
-                continue
-            return folder
-        documents = QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.DocumentsLocation
-        )
-        return Path(documents) if documents and Path(documents).is_dir() else Path.home()
+        """Where Save As starts (see `output_folder`)."""
+        return output_folder(self.session.scene, self.settings)
 
     def _last_dir(self) -> str:
         source = self.session.scene.source

@@ -10,6 +10,7 @@ from PyQt6.QtCore import Qt, pyqtSignal
 from PyQt6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSlider, QToolBar, QWidget
 
 from wander3d.render.path import PATH_MEASURES
+from wander3d.session import TRACE_MAX_AGENTS
 
 from .controls import PanelCheckBox
 
@@ -18,6 +19,12 @@ MEASURE_UNITS = {"speed": "units/s", "turn rate": "°/s"}
 #: The widest texts the clock and the colour scale show, to size their labels once.
 WIDEST_TIME = "9999.99 / 9999.99 s · step 999,999"
 WIDEST_SCALE = " blue ≤ 0.000, red ≥ 9,999 units/s"
+TIMELINE_TIP = "Timeline: drag to go back to any moment of the run (pauses); play replays it"
+NO_TIMELINE_TIP = "No timeline: one snapshot of this scene exceeds the budget"
+PATH_TIP = (
+    "Show the selected agent's whole path since the start, coloured by the measure on the "
+    "right (blue: low, cyan, yellow, red: high)"
+)
 
 
 def _value(x: float) -> str:
@@ -40,10 +47,9 @@ class TimelineBar(QToolBar):
         self.setObjectName("timeline_toolbar")
         self.setMovable(False)
         self.dt = 1.0
+        self._no_path = ""
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setToolTip(
-            "Timeline: drag to go back to any moment of the run (pauses); play replays it"
-        )
+        self.slider.setToolTip(TIMELINE_TIP)
         self.slider.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.slider.setMinimumWidth(160)
         self.slider.valueChanged.connect(self._moved)
@@ -52,10 +58,7 @@ class TimelineBar(QToolBar):
         self.time_label.setFixedWidth(self._text_width(WIDEST_TIME))
         # A check box, not a button: it reads as a switch. Choosing a colouring turns it on.
         self.path_button = PanelCheckBox("Path, coloured by")
-        self.path_button.setToolTip(
-            "Show the selected agent's whole path since the start, coloured by the measure "
-            "on the right (blue: low, cyan, yellow, red: high)"
-        )
+        self.path_button.setToolTip(PATH_TIP)
         self.path_button.toggled.connect(self._path_changed)
         self.measure_combo = QComboBox()
         self.measure_combo.addItems(PATH_MEASURES)
@@ -87,20 +90,34 @@ class TimelineBar(QToolBar):
         # The window's one clock (the status bar shows none): time shown, time recorded, step.
         self.time_label.setText(f"{step * self.dt:.2f} / {head * self.dt:.2f} s · step {step:,}")
 
-    def set_enabled(self, timeline: bool, path: bool) -> None:
-        """Whether the scene has a timeline and path tracing (big scenes may have neither)."""
+    def set_enabled(self, timeline: bool, path: bool, agents: int) -> None:
+        """Whether the scene (of `agents` agents) has a timeline and path tracing (big scenes
+        may have neither); where it has no path, the bar says why in place of the scale."""
         self.slider.setEnabled(timeline)
-        if not timeline:
-            self.slider.setToolTip("No timeline: one snapshot of this scene exceeds the budget")
+        self.slider.setToolTip(TIMELINE_TIP if timeline else NO_TIMELINE_TIP)
         self.path_button.setEnabled(path)
         self.measure_combo.setEnabled(path)
+        if path:
+            self._no_path, why = "", ""
+        elif timeline:
+            self._no_path = f" no path above {TRACE_MAX_AGENTS:,} agents"
+            why = (
+                f"tracing a path re-simulates every agent, which a scene of {agents:,} agents "
+                "would keep you waiting for"
+            )
+        else:
+            self._no_path = " no path without a timeline"
+            why = "it replays the timeline, which one snapshot of this scene would outgrow"
         if not path:
             self.path_button.setChecked(False)
+        self.path_button.setToolTip(f"{PATH_TIP}.\nNot in this scene: {why}." if why else PATH_TIP)
+        self.show_scale(None)
 
     def show_scale(self, scale: tuple[str, float, float] | None) -> None:
         """The path's colour scale (measure, lowest colour's value, highest's), or None."""
         if scale is None:
-            self.scale_label.setText("")
+            self.scale_label.setText(self._no_path)
+            self.scale_label.setToolTip(self.path_button.toolTip() if self._no_path else "")
             return
         measure, low, high = scale
         units = MEASURE_UNITS.get(measure, "")
@@ -116,5 +133,5 @@ class TimelineBar(QToolBar):
         self.seekRequested.emit(value)
 
     def _path_changed(self, *_: object) -> None:
-        self.scale_label.setText("")
+        self.show_scale(None)
         self.pathChanged.emit(self.path_button.isChecked(), self.measure)

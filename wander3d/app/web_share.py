@@ -15,11 +15,12 @@ from wander3d.files import OutputError
 from wander3d.port import PortError
 from wander3d.scene import SceneError
 from wander3d.session import Session
-from wander3d.share import write_page
+from wander3d.share import PAGE_SUFFIXES, write_page
 
 from .actions import Actions
+from .file_dialogs import roomy
 from .messages import Messages
-from .scene_files import slug
+from .scene_files import output_folder, slug
 
 PAGE_FILTER = "Web page (*.html)"
 
@@ -44,15 +45,17 @@ class WebShare(QObject):
 
     def share_dialog(self) -> bool:
         """Ask where to save the page, then write it; True if it was written."""
-        base = Path(str(self.settings.value("last_dir", str(Path.home()))))
+        base = output_folder(self.session.scene, self.settings)
         start = base / f"{slug(self.session.scene.name)}.html"
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, "Share as web page", str(start), PAGE_FILTER
+        path, _ = roomy(
+            lambda: QFileDialog.getSaveFileName(
+                self.window, "Share as web page", str(start), PAGE_FILTER
+            )
         )
         if not path:
             return False
         out = Path(path)
-        return self.share(out if out.suffix else out.with_suffix(".html"))
+        return self.share(out if out.suffix.lower() in PAGE_SUFFIXES else out.with_suffix(".html"))
 
     def share(self, out: Path) -> bool:
         """Write the running scene (its groups as the sliders left them) as a page at `out`."""

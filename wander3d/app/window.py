@@ -16,7 +16,13 @@ from pathlib import Path
 import numpy as np
 from PyQt6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PyQt6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QShowEvent
-from PyQt6.QtWidgets import QDockWidget, QLabel, QMainWindow, QScrollArea, QStyle
+from PyQt6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QStyle,
+)
 
 from wander3d.engine import max_threads
 from wander3d.render import CAMERA_MODES, SimulationView
@@ -33,6 +39,7 @@ from .messages import Messages
 from .panel import SidePanel
 from .placement import place_window
 from .scene_files import SceneFiles, dropped_scene, slug
+from .status import STATUS_TIP
 from .timeline_bar import TimelineBar
 from .view_binding import ViewBinding
 from .web_share import WebShare
@@ -78,7 +85,7 @@ class MainWindow(QMainWindow):
         panel_toggle = self.dock.toggleViewAction()
         assert panel_toggle is not None  # a dock widget always has one
         self.commands.build_menus(panel_toggle)
-        self.commands.build_toolbar()
+        self.toolbar = self.commands.build_toolbar()
         self.files = SceneFiles(session, self, settings, self.commands, self.messages)
         self.code_export = CodeExport(session, self, settings, self.commands, self.messages)
         self.web_share = WebShare(session, self, settings, self.commands, self.messages)
@@ -86,6 +93,7 @@ class MainWindow(QMainWindow):
         self.timeline_bar = TimelineBar(self)
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
         self.status_label = QLabel()
+        self.status_label.setToolTip(STATUS_TIP)
         self.messages.bar.addPermanentWidget(self.status_label)
         self.help_dialog: HelpDialog | None = None
         self._press_pos: np.ndarray | None = None
@@ -176,15 +184,19 @@ class MainWindow(QMainWindow):
         self.help_dialog.raise_()
 
     # ------------------------------------------------------------------ showing the session
-    def _show_scene(self, _reloaded: bool) -> None:
-        """A new simulation: its groups in the panel, its timeline, a fresh camera state."""
+    def _show_scene(self, reloaded: bool) -> None:
+        """A new simulation: its groups in the panel, its timeline, a fresh camera state; for
+        another scene (not the same one reloaded or restarted), the panel from its top."""
         s = self.session
         self.panel.set_groups(s.groups, s.scene.enclosure)
+        scroll = self.panel_scroll.verticalScrollBar()
+        if not reloaded and scroll is not None:
+            scroll.setValue(0)
         self._show_display(s.display)
         self.commands.follow.setChecked(False)
         self._show_camera_mode()
         self.timeline_bar.dt = s.dt
-        self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available)
+        self.timeline_bar.set_enabled(s.timeline_enabled, s.path_available, s.agent_count)
         self.timeline_bar.show_run(s.step, s.head)
 
     def _show_warnings(self, scene: Scene) -> None:

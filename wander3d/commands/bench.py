@@ -8,14 +8,14 @@ from pathlib import Path
 
 from wander3d.arguments import positive_int
 
-from .common import EXIT_OK, output_option, require_extra
+from .common import EXIT_OK, help_paragraph, output_option, require_extra
 
 NAME = "bench"
 HELP = "measure engine speed and frame costs"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = (
+    parser.description = help_paragraph(
         "Measure the engine's agent-steps per second (sphere wander, containment and 128-point "
         "trails) for 1k to 1M agents, against a tutorial-style Python loop run in the same "
         "process, bytes per agent, and per-frame drawing costs offscreen (EGL; needs the render "

@@ -8,14 +8,14 @@ import sys
 from wander3d.scene import MemoryFitError, Scene, SceneError, check_fits
 from wander3d.scene.feel import scene_feel, scene_warnings
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, PROG, error_line, load_scene_arg
+from .common import EXIT_BAD_INPUT, EXIT_OK, PROG, error_line, help_paragraph, load_scene_arg
 
 NAME = "check"
 HELP = "validate scene files"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = (
+    parser.description = help_paragraph(
         "Validate scene files: for each valid scene a summary line and one line per group "
         "saying what its parameters mean in seconds and degrees, on stdout; one error line per "
         "invalid scene, a warning per group that cannot turn back within the margin and one "

@@ -1,5 +1,5 @@
-"""What every command shares: exit codes, the error type and line, reading a SCENE argument,
-and output files named by an option.
+"""What every command shares: exit codes (wander3d.exit_status's), the error type and line,
+reading a SCENE argument, and output files named by an option.
 
 The library layers name files and values in their errors; the option a value came from is the
 command line's business, so it is added here (`output_option`) or where a command reports the
@@ -8,23 +8,42 @@ error.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.util
 import os
 import sys
+import textwrap
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from wander3d.exit_status import EXIT_APP_UNAVAILABLE as EXIT_APP_UNAVAILABLE
+from wander3d.exit_status import EXIT_BAD_INPUT as EXIT_BAD_INPUT
+from wander3d.exit_status import EXIT_DECLINED as EXIT_DECLINED
+from wander3d.exit_status import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from wander3d.exit_status import EXIT_OK as EXIT_OK
+from wander3d.exit_status import EXIT_PIPE_CLOSED as EXIT_PIPE_CLOSED
+from wander3d.exit_status import PROG as PROG
 from wander3d.files import OutputError, output_file
 from wander3d.scene import Scene, SceneError, bundled_scene, bundled_scenes, load_scene
 
-PROG = "wander3d"
+#: Width of the paragraphs of a command's --help.
+HELP_WIDTH = 88
 
-EXIT_OK = 0
-EXIT_APP_UNAVAILABLE = 1
-EXIT_PIPE_CLOSED = 1  # stdout closed early (`| head`), as Python itself exits then
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
+
+def help_paragraph(text: str) -> str:
+    """`text` wrapped for a command's --help description or epilog, never inside a hyphenated
+    word: textwrap's default breaks after a hyphen, splitting `--max-` from `gap`."""
+    return textwrap.fill(text, width=HELP_WIDTH, break_on_hyphens=False)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every command's --help: the description and epilog as written (paragraphs made with
+    `help_paragraph`, lists and examples as laid out), each option's help wrapped to the
+    terminal without breaking an option's name at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
 
 class CliError(Exception):

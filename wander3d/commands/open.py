@@ -7,7 +7,9 @@ import argparse
 import os
 import sys
 
-from .common import EXIT_APP_UNAVAILABLE, PROG, require_extra, resolve_scene
+from wander3d.scene import SceneError
+
+from .common import EXIT_APP_UNAVAILABLE, PROG, error_line, require_extra, resolve_scene
 
 NAME = "open"
 HELP = "open the desktop app (the default when the first argument is a scene)"
@@ -33,13 +35,16 @@ def _no_display() -> bool:
 
 def main(args: argparse.Namespace) -> int:
     path = resolve_scene(args.scene) if args.scene is not None else None
+    if path is not None and not path.exists():
+        # Said first, as `check` and `run` say it: a typo is no reason to open the app, and
+        # without a display the missing display was said instead.
+        raise SceneError(str(path), None, "no such file")
     require_extra("app", APP_MODULES, "the desktop app")
     if _no_display():
-        print(
-            f"{PROG}: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+        error_line(
+            "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
             f"run it in a desktop session, under 'xvfb-run -a {PROG}', or use "
-            f"'{PROG} render SCENE --out picture.png' to draw without a screen",
-            file=sys.stderr,
+            f"'{PROG} render SCENE --out picture.png' to draw without a screen"
         )
         return EXIT_APP_UNAVAILABLE
     try:
@@ -47,6 +52,6 @@ def main(args: argparse.Namespace) -> int:
     except ImportError as e:
         # Installed but broken (e.g. a system library Qt or OpenGL needs is missing): say
         # what, not a traceback.
-        print(f"{PROG}: cannot start the desktop app: {e}", file=sys.stderr)
+        error_line(f"cannot start the desktop app: {e}")
         return EXIT_APP_UNAVAILABLE
     return int(run_app(path))

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from pathlib import Path
 
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import OutputError
 from wander3d.port import LANGUAGES, PortError, language, plan_port, write_port
 
-from .common import EXIT_OK, CliError, load_scene_arg
+from .common import EXIT_OK, CliError, help_paragraph, load_scene_arg
 
 NAME = "port"
 HELP = f"write the scene's wander as code for a game engine ({', '.join(LANGUAGES)})"
 
-DESCRIPTION = textwrap.fill(
+DESCRIPTION = help_paragraph(
     "Write a port of wander3d's model for SCENE's groups into folder --out: a core in the "
     "language with the scene's parameters as named defaults (standard library only), an "
     "engine adapter in DIR/adapter/, a conformance driver that prints the run as CSV, the "
     "scene's exact start (start.txt), the scene it was made from (scene.toml) and a README. "
     "The port repeats `wander3d run` of that scene bit for bit; the README says how to check.",
-    width=88,
 )
 EPILOG = (
     "examples:\n"
@@ -33,7 +31,6 @@ EPILOG = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = EPILOG
     parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")

@@ -44,15 +44,21 @@ class Progress(_Bar):
     """A one-line progress bar of a run's steps on a TTY, else only a final line.
 
     total_steps: steps the run will take; agents: agents stepped; dt: seconds per step.
+    only_steps: whether the run does nothing but step (its rate over the wall time is the
+    engine's); a run that also draws and encodes (`render`) shows no live rate, and its
+    final line names the rate over the seconds spent stepping, given to `finish`.
     """
 
-    def __init__(self, stream: IO[str], total_steps: int, agents: int, dt: float) -> None:
+    def __init__(
+        self, stream: IO[str], total_steps: int, agents: int, dt: float, only_steps: bool = True
+    ) -> None:
         super().__init__(stream, total_steps)
         self.agents = agents
         self.dt = dt
+        self.only_steps = only_steps
 
-    def _rate(self, done: int) -> str:
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
+    def _rate(self, done: int, seconds: float | None = None) -> str:
+        elapsed = max(time.perf_counter() - self.start if seconds is None else seconds, 1e-9)
         rate = done * self.agents / elapsed
         for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
             if rate >= scale:
@@ -63,22 +69,33 @@ class Progress(_Bar):
         if not self._due(done):
             return
         frac = done / self.total if self.total else 1.0
+        rate = f"  {self._rate(done)}" if self.only_steps else ""
         self.stream.write(
             f"\r{self._bar(frac)} {frac:4.0%}  {done * self.dt:.1f}/{self.total * self.dt:.1f} s"
-            f"  {self._rate(done)}   "
+            f"{rate}   "
         )
         self.stream.flush()
 
-    def finish(self, done: int) -> float:
-        """End the bar (or write the only line); return the wall time in seconds."""
+    def finish(self, done: int, step_seconds: float | None = None) -> float:
+        """End the bar (or write the only line); return the wall time in seconds.
+
+        step_seconds: of the wall time, the seconds spent stepping, when the run did more.
+        """
         elapsed = time.perf_counter() - self.start
         if self.live:
             self.update(done)
             self.stream.write("\n")
-        self.stream.write(
+        ran = (
             f"{PROG}: ran {done:,} steps ({done * self.dt:.2f} s simulated) of "
-            f"{self.agents:,} agents in {elapsed:.2f} s, {self._rate(done)}\n"
+            f"{self.agents:,} agents in {elapsed:.2f} s"
         )
+        if step_seconds is None:
+            self.stream.write(f"{ran}, {self._rate(done)}\n")
+        else:
+            self.stream.write(
+                f"{ran}: {step_seconds:.2f} s simulating ({self._rate(done, step_seconds)}), "
+                f"{max(0.0, elapsed - step_seconds):.2f} s drawing and writing\n"
+            )
         self.stream.flush()
         return elapsed
 

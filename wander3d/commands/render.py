@@ -16,7 +16,15 @@ from wander3d.arguments import finite_float, positive_float
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.scene import check_fits
 
-from .common import EXIT_OK, PROG, CliError, load_scene_arg, output_option, require_extra
+from .common import (
+    EXIT_OK,
+    PROG,
+    CliError,
+    help_paragraph,
+    load_scene_arg,
+    output_option,
+    require_extra,
+)
 from .progress import Progress
 
 NAME = "render"
@@ -41,7 +49,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = (
+    parser.description = help_paragraph(
         "Simulate SCENE for --seconds and draw it with the app's visuals, without a window: the "
         "last frame to a .png, or every frame to an .mp4 or .gif, with a legend of the groups' "
         "colours and a caption (scene, time) unless --no-legend. Uses EGL (no display needed) "
@@ -94,7 +102,7 @@ def main(args: argparse.Namespace) -> int:
     if problem is None:
         compile_kernel(on_slow=compiling_notice)
         total = max(1, round(args.seconds / scene.dt))
-        progress = Progress(sys.stderr, total, scene.agent_count, scene.dt)
+        progress = Progress(sys.stderr, total, scene.agent_count, scene.dt, only_steps=False)
         try:
             with output_option("--out", out) as temporary:
                 recording = record(
@@ -106,7 +114,7 @@ def main(args: argparse.Namespace) -> int:
         except GLUnavailable as e:
             problem = " ".join(str(e).split())  # vispy's messages span lines
         else:
-            progress.finish(total)
+            progress.finish(total, recording.step_seconds)
             width, height = recording.size
             print(f"{out}: {recording.frames} frame(s), {width}x{height}")
             return EXIT_OK

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import textwrap
 from pathlib import Path
 
 from wander3d.arguments import positive_float, positive_int
@@ -33,7 +32,7 @@ from wander3d.files import OutputError
 from wander3d.scene import Scene, check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import EXIT_OK, CliError, load_scene_arg, output_option
+from .common import EXIT_OK, CliError, help_paragraph, load_scene_arg, output_option
 from .progress import Progress
 
 NAME = "run"
@@ -41,17 +40,15 @@ HELP = "simulate without a window and optionally save the trajectory"
 
 _FORMAT_LINES = "\n".join(f"  {suffix:9} {what}" for suffix, what in FORMATS.items())
 DESCRIPTION = (
-    textwrap.fill(
+    help_paragraph(
         "Simulate SCENE for --seconds of simulated time without a window, with a progress bar "
         "on stderr. With --out, save the agents' positions and velocities, sampled every "
         "--sample-every steps or at --sample-rate, in the format the extension names:",
-        width=88,
-        break_on_hyphens=False,
     )
     + "\n\n"
     + _FORMAT_LINES
     + "\n\n"
-    + textwrap.fill(
+    + help_paragraph(
         "Parquet and CSV are long tables, one row per agent per sample, with the columns "
         "particle, group, frame, t, x, y, z, vx, vy, vz (+y up), written as the run goes, so "
         "any run length fits in memory. Every file records the scene's TOML, seed, dt and "
@@ -59,8 +56,6 @@ DESCRIPTION = (
         "repeats that run exactly. A .glb holds one animated cone per agent (keyframes at "
         "every sample) and the box, for Blender or three.js; it and .npz keep the whole run "
         "in memory until written.",
-        width=88,
-        break_on_hyphens=False,
     )
 )
 EPILOG = (
@@ -72,7 +67,6 @@ EPILOG = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = EPILOG
     parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")

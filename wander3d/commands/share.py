@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from pathlib import Path
 
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.files import OutputError
-from wander3d.share import THREE_VERSION, write_page
+from wander3d.share import THREE_VERSION, check_page_name, write_page
 
-from .common import EXIT_OK, CliError, load_scene_arg
+from .common import EXIT_OK, CliError, help_paragraph, load_scene_arg
 
 NAME = "share"
 HELP = "write the scene as one web page that runs it live in any browser, offline"
 
-DESCRIPTION = textwrap.fill(
+DESCRIPTION = help_paragraph(
     "Write SCENE as one HTML file (--out) that runs it live in a browser: the same run as "
     "`wander3d run` (the JavaScript port's core from the engine's exact start), drawn as the "
     f"app draws it with three.js {THREE_VERSION} (inlined, with its licence), with play, "
@@ -23,7 +22,6 @@ DESCRIPTION = textwrap.fill(
     "It needs nothing else: open it from disk or put it on any static host; it makes no "
     "network request. PAGE?steps=N shows no scene but every agent's position after N steps "
     '(`particle,x,y,z`) in <pre id="positions">.',
-    width=88,
 )
 EPILOG = (
     "examples:\n"
@@ -33,7 +31,6 @@ EPILOG = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = EPILOG
     parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")
@@ -41,9 +38,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    try:
+        check_page_name(out)
+    except OutputError as e:
+        raise CliError(f"--out {e}") from None
     scene = load_scene_arg(args.scene)
     compile_kernel(on_slow=compiling_notice)  # the page starts from the engine's own start
-    out = Path(args.out)
     try:
         size = write_page(scene, out)
     except OutputError as e:

@@ -9,7 +9,6 @@ import importlib.util
 import itertools
 import json
 import sys
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -43,7 +42,7 @@ from wander3d.export import Provenance
 from wander3d.scene import check_fits, memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import PROG, CliError, load_scene_arg, output_option
+from .common import PROG, CliError, help_paragraph, load_scene_arg, output_option
 from .progress import Progress
 from .track_options import add_track_options, given_track_options, read_tracks_option
 
@@ -55,16 +54,15 @@ DEFAULT_SECONDS = 60.0
 _NOTICE_AGENT_SAMPLES = 2_000_000
 
 DESCRIPTION = (
-    textwrap.fill(
+    help_paragraph(
         "Run SCENE without a window for --seconds of simulated time (progress on stderr) and print "
         "one row of path metrics per group. With --json, print the same numbers as JSON instead "
         "(nothing else goes to stdout). With --plot, also write a PNG, SVG or PDF (as its "
         "extension says) of each group's turn-rate distribution, heading and turning-axis "
         "autocorrelations, mean squared displacement, and turn and lift angle distributions.",
-        width=88,
     )
     + "\n\n"
-    + textwrap.fill(
+    + help_paragraph(
         "With --tracks FILE instead of SCENE, measure trajectories from elsewhere (a game's logged "
         "NPC paths, animal tracks, a tracker's or trackpy's output, idtracker.ai's tables, a "
         "Movebank, AIS or ADS-B export, a GPS log, or a file 'wander3d run' wrote): a .csv (.tsv, "
@@ -77,14 +75,12 @@ DESCRIPTION = (
         "longer than --max-gap; each piece is resampled linearly to --sample-rate from its "
         "first fix and measured in full. Every refusal names the line and the option that "
         "helps.",
-        width=88,
     )
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add `stats`'s arguments and help (metric definitions in the epilog) to `parser`."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = "Metrics:\n" + METRICS_HELP
     parser.add_argument("scene", nargs="?", metavar="SCENE", help="scene file or bundled name")

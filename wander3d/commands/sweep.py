@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import textwrap
 from pathlib import Path
 
 from wander3d.analysis.plot import plot_format
@@ -16,23 +15,29 @@ from wander3d.files import OutputError, remove_stale_temporaries
 from wander3d.scene import memory_budget
 from wander3d.scene.memory import format_bytes
 
-from .common import EXIT_INTERRUPTED, PROG, CliError, output_option
+from .common import EXIT_DECLINED, EXIT_INTERRUPTED, PROG, CliError, help_paragraph, output_option
 from .progress import CellProgress
 
 NAME = "sweep"
 HELP = "measure the wander over a grid of parameters (a parameter atlas), on Dask"
 #: Seconds to wait for a cluster to answer or to get a worker back (--timeout's default).
 CLUSTER_TIMEOUT_S = 30.0
+#: What one worker measures, for the estimate of a sweep's time: a cell keeps about 70% of the
+#: engine's single-thread speed (README, "Throughput"), some 14M agent-steps/s on one core of
+#: the project's two-core machine (docs/performance.md).
+AGENT_STEPS_PER_WORKER_S = 10e6
+#: A sweep estimated to take longer than this (s) asks before it starts.
+ASK_ABOVE_S = 3600.0
 
-DESCRIPTION = textwrap.fill(
+DESCRIPTION = help_paragraph(
     "Run every cell of SWEEP (a base scene, the keys to vary and their values, seeds per "
     "cell) headless and write one row per cell, seed and group with the varied values and "
     "every `wander3d stats` metric to --out (.parquet, or .csv with a .json sidecar). Cells "
     "run on a local Dask cluster of one worker per core, or on an existing cluster "
     "(--scheduler). Finished cells are kept in OUT.parts/ as they come: run the same command "
     "again after an interruption and only the missing cells run. One sweep at a time writes "
-    "an output (OUT.lock names it while it runs).",
-    width=88,
+    "an output (OUT.lock names it while it runs). A sweep estimated to take more than an "
+    "hour says so and asks first (--yes starts it without asking).",
 )
 
 EPILOG = """\
@@ -56,7 +61,6 @@ Sweep file:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add `sweep`'s arguments to `parser`."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = EPILOG
     parser.add_argument("sweep", metavar="SWEEP", help="sweep file (TOML)")
@@ -79,6 +83,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--plot",
         metavar="FILE",
         help="also draw the atlas (one or two varied keys) to this .png, .svg or .pdf file",
+    )
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="start a sweep estimated to take more than an hour without asking",
     )
     add_timeout_option(parser)
 
@@ -149,17 +158,54 @@ def main(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"--out {out}: cannot write beside it: {e.strerror or e}") from None
         remove_stale_temporaries(out)
+        if not args.yes and not _confirmed(sweep, out, args.workers, args.scheduler):
+            print(f"{PROG}: nothing started", file=sys.stderr)
+            return EXIT_DECLINED
         return _run(args, sweep, out, plot_path)
 
 
-def _kept(sweep, out: Path) -> int:
-    """Cells of `sweep` a rerun would not run again: in `out`'s table or its parts."""
+def estimate(sweep, out: Path, workers: int) -> tuple[int, int, float]:
+    """(cells to run, their agent-steps, estimated seconds on `workers` workers): the cells
+    neither `out`'s table nor its parts already hold."""
+    from wander3d.sweep import store
+
+    todo = store.missing(sweep, _measured(sweep, out))
+    steps = sweep.agent_steps(todo)
+    return len(todo), steps, steps / AGENT_STEPS_PER_WORKER_S / workers
+
+
+def _confirmed(sweep, out: Path, workers: int | None, scheduler: str | None) -> bool:
+    """Whether to start: yes for a sweep estimated under ASK_ABOVE_S; else ask on a terminal
+    (a CliError without one, naming --yes)."""
+    from wander3d.sweep import execute
+
+    count = 1 if scheduler is not None else workers or execute.default_workers()
+    cells, steps, seconds = estimate(sweep, out, count)
+    if seconds <= ASK_ABOVE_S:
+        return True
+    where = (
+        "worker-hours on the cluster (divide by its workers)"
+        if scheduler is not None
+        else f"hours on {count} worker{'s' if count != 1 else ''}"
+    )
+    work = (
+        f"{cells:,} runs of {sweep.seconds:g} s, {steps:.2g} agent-steps: about "
+        f"{seconds / 3600:,.1f} {where}, at {AGENT_STEPS_PER_WORKER_S / 1e6:g}M agent-steps/s "
+        "per worker"
+    )
+    if not sys.stdin.isatty():
+        raise CliError(f"{sweep.source}: {work}; nothing started (--yes starts it)")
+    print(f"{PROG}: {sweep.source}: {work}. Start it? [y/N] ", end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+def _measured(sweep, out: Path) -> set[str]:
+    """Ids of the cells of `sweep` a rerun would not run again: in `out`'s table or parts."""
     from wander3d.sweep import store
 
     groups = store.cell_groups(sweep)
-    kept = store.read_table_cells(out, groups)
-    kept.update(store.read_parts(store.parts_folder(out), groups))
-    return len(kept)
+    parts = store.read_parts(store.parts_folder(out), groups)
+    return {*store.read_table_cells(out, groups), *parts}
 
 
 def _run(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None) -> int:
@@ -172,14 +218,14 @@ def _run(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None) -> 
     except KeyboardInterrupt:
         store.remove_empty_parts(folder)
         print(
-            f"{PROG}: interrupted; {_kept(sweep, out)} cells kept, rerun to resume",
+            f"{PROG}: interrupted; {len(_measured(sweep, out))} cells kept, rerun to resume",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
     except execute.ClusterError as e:
         store.remove_empty_parts(folder)
         option = "--scheduler " if isinstance(e, execute.SchedulerError) else ""
-        kept = _kept(sweep, out)
+        kept = len(_measured(sweep, out))
         resume = f"; {kept} cells kept, rerun to resume" if kept else ""
         raise CliError(f"{option}{e}{resume}") from None
     except OutputError as e:  # the table or the parts folder

@@ -103,7 +103,6 @@ def _target(text: str) -> tuple[str, float]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add `tune`'s arguments to `parser`."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = DESCRIPTION
     parser.epilog = _epilog()
     parser.add_argument("scene", metavar="SCENE", help="scene file or bundled name")

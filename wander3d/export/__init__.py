@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wander3d.files import unknown_format
+
 from .base import COLUMNS, TrajectoryWriter
 from .provenance import (
     FORMAT_VERSION,
@@ -43,8 +45,7 @@ def check_format(path: Path) -> str:
         raise ExportError(f"{path}: is a directory")
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        listed = ", ".join(FORMATS)
-        raise ExportError(f"{path}: unknown trajectory format; use one of {listed}")
+        raise ExportError(unknown_format(path, tuple(FORMATS)))
     return suffix
 
 

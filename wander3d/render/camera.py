@@ -144,6 +144,10 @@ def fit_distance(
     return float(need.max())
 
 
+#: Degrees between the azimuths an orbiting camera's distance is fitted at.
+ORBIT_STEP = 2.0
+
+
 def home_from_scene(
     camera, low: np.ndarray, high: np.ndarray, aspect: float, centred: bool = True
 ) -> CameraHome:
@@ -161,11 +165,14 @@ def home_from_scene(
     if centred:
         centre, distance = frame_box(low, high, camera.fov, aspect, *angles, distance)
     elif distance is None:
-        # Turning about the vertical, the box's corners stay within this square-based box.
-        half = (high - low) / 2
-        r = float(np.hypot(half[0], half[2]))
-        reach = np.array([r, half[1], r])
-        distance = fit_distance(centre - reach, centre + reach, camera.fov, aspect, *angles)
+        # Near enough that the box itself fits at every angle of a turn about the vertical
+        # (sampled every ORBIT_STEP degrees; FIT_MARGIN covers the angles between): a long
+        # box's bounding cylinder, fitted instead, left it small in the middle of an orbit
+        # video.
+        distance = max(
+            fit_distance(low, high, camera.fov, aspect, azimuth, camera.elevation)
+            for azimuth in np.arange(0.0, 360.0, ORBIT_STEP)
+        )
     x, y, z = (float(c) for c in centre)
     return CameraHome(
         mode=camera.mode,

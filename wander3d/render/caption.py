@@ -4,10 +4,16 @@
 for that): top left, a swatch per group with its name, method and agents; bottom left, the
 scene's name and the simulated time. Drawn with Pillow (which imageio writes GIFs with) in
 its bundled font, at a size that follows the picture's height.
+
+The legend adapts to the picture: a column of groups where it is short enough to stay in the
+picture's top margin, else the groups side by side in rows across the top, else their names
+alone in rows (on a 320 x 180 picture the column of the five methods covered a third of it,
+down into the box).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -21,6 +27,9 @@ MIN_TEXT = 11
 TEXT_COLOR = (230, 233, 237, 255)
 #: A translucent dark panel behind the text, so it reads over any background or trails.
 PANEL_COLOR = (0, 0, 0, 150)
+#: The most of the picture's height a legend should take (the scene is framed with a margin
+#: about this big); the first layout no taller is drawn, else the shortest.
+LEGEND_SHARE = 0.15
 
 
 @lru_cache(maxsize=8)
@@ -48,6 +57,11 @@ def caption_text(scene: Scene, seconds: float) -> str:
     return f"{scene.name} · t {seconds:.1f} s"
 
 
+def short_legend_lines(scene: Scene) -> list[tuple[str, str]]:
+    """(colour "#rrggbb", the group's name) per group: the legend where space is short."""
+    return [(group.color, group.name) for group in scene.groups]
+
+
 def annotate(image: np.ndarray, scene: Scene, seconds: float) -> np.ndarray:
     """`image` ((h, w, 3 or 4) uint8, row 0 at the top) with the legend and the caption for
     `scene` at `seconds` of simulated time drawn on it; a new array of the same shape."""
@@ -59,26 +73,82 @@ def annotate(image: np.ndarray, scene: Scene, seconds: float) -> np.ndarray:
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
 
-    lines = legend_lines(scene)
-    swatch = size
-    widths = [draw.textlength(text, font=font) for _, text in lines]
-    panel_w = min(width - 2 * pad, round(swatch + gap * 2 + max(widths, default=0)) + 2 * pad)
-    panel_h = len(lines) * (size + gap) - gap + 2 * pad
-    draw.rounded_rectangle((pad, pad, pad + panel_w, pad + panel_h), radius=gap, fill=PANEL_COLOR)
-    y = 2 * pad
-    for color, text in lines:
-        x = 2 * pad
-        draw.rectangle((x, y + size * 0.15, x + swatch * 0.7, y + size * 0.85), fill=color)
-        draw.text((x + swatch + gap, y), text, font=font, fill=TEXT_COLOR, anchor="la")
-        y += size + gap
+    def measure(text: str) -> float:
+        return draw.textlength(text, font=font)
 
     caption = caption_text(scene, seconds)
-    caption_w = draw.textlength(caption, font=font)
-    top = height - pad - size - 2 * pad
-    draw.rounded_rectangle(
-        (pad, top, pad + caption_w + 2 * pad, height - pad), radius=gap, fill=PANEL_COLOR
+    caption_top = height - pad - size - 2 * pad
+    room = (width - 2 * pad, caption_top - 2 * pad)  # the legend stays above the caption
+    panel, places = legend_layout(
+        legend_lines(scene), short_legend_lines(scene), measure, size, pad, gap, room
     )
-    draw.text((2 * pad, top + pad), caption, font=font, fill=TEXT_COLOR, anchor="la")
+    draw.rounded_rectangle(panel, radius=gap, fill=PANEL_COLOR)
+    for (color, text), (x, y) in places:
+        draw.rectangle((x, y + size * 0.15, x + size * 0.7, y + size * 0.85), fill=color)
+        draw.text((x + size + gap, y), text, font=font, fill=TEXT_COLOR, anchor="la")
+
+    draw.rounded_rectangle(
+        (pad, caption_top, pad + measure(caption) + 2 * pad, height - pad),
+        radius=gap,
+        fill=PANEL_COLOR,
+    )
+    draw.text((2 * pad, caption_top + pad), caption, font=font, fill=TEXT_COLOR, anchor="la")
 
     out = np.asarray(Image.alpha_composite(base, layer))
     return np.ascontiguousarray(out[..., : image.shape[2]])
+
+
+Entry = tuple[str, str]
+Placed = list[tuple[Entry, tuple[float, float]]]
+
+
+def legend_layout(
+    full: list[Entry],
+    short: list[Entry],
+    measure: Callable[[str], float],
+    size: int,
+    pad: int,
+    gap: int,
+    room: tuple[int, int],
+) -> tuple[tuple[float, float, float, float], Placed]:
+    """The legend's panel (x0, y0, x1, y1) and each entry's place (its swatch's top left), in
+    the first layout no taller than LEGEND_SHARE of the picture and as wide as `room` (width,
+    height) at most, else the shortest: the full entries in a column, then in rows, then the
+    short ones in rows. `measure(text)` is a text's width in pixels."""
+    picture_height = room[1] + 4 * pad + size
+    candidates = [
+        _laid_out(full, measure, size, pad, gap, None),
+        _laid_out(full, measure, size, pad, gap, room[0]),
+        _laid_out(short, measure, size, pad, gap, room[0]),
+    ]
+
+    def height(layout: tuple[tuple[float, float, float, float], Placed]) -> float:
+        x0, y0, x1, y1 = layout[0]
+        return y1 - y0 if x1 - x0 <= room[0] + 1 else float("inf")
+
+    for layout in candidates:
+        if height(layout) <= LEGEND_SHARE * picture_height:
+            return layout
+    return min(candidates, key=height)
+
+
+def _laid_out(
+    entries: list[Entry],
+    measure: Callable[[str], float],
+    size: int,
+    pad: int,
+    gap: int,
+    width: int | None,
+) -> tuple[tuple[float, float, float, float], Placed]:
+    """`entries` in a column (width None), or side by side in rows `width` pixels wide."""
+    places: Placed = []
+    x, y, right = 2.0 * pad, 2.0 * pad, 2.0 * pad
+    for entry in entries:
+        w = size + gap + measure(entry[1])
+        if places and (width is None or x + w > pad + width - pad):
+            x, y = 2 * pad, y + size + gap
+        places.append((entry, (x, y)))
+        right = max(right, x + w)
+        x += w + 2 * size
+    bottom = y + size
+    return (pad, pad, right + pad, bottom + pad), places

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes.util
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from wander3d.engine import Simulation
+from wander3d.files import unknown_format
 from wander3d.scene import Scene
 
 FORMATS = (".png", ".mp4", ".gif")
@@ -45,11 +47,13 @@ class GLUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Recording:
-    """What was written: path, frame count and size (width, height) in pixels."""
+    """What was written: path, frame count and size (width, height) in pixels, and the
+    seconds spent stepping the simulation (the rest went to drawing and encoding)."""
 
     path: Path
     frames: int
     size: tuple[int, int]
+    step_seconds: float
 
 
 def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
@@ -59,9 +63,7 @@ def check_request(out: Path, size: tuple[int, int], fps: float) -> str:
     if out.is_dir():
         raise RecordError("out", f"{out}: is a directory")
     if suffix not in FORMATS:
-        raise RecordError(
-            "out", f"{out}: unknown format {out.suffix or '(none)'!r}; use .png, .mp4 or .gif"
-        )
+        raise RecordError("out", unknown_format(out, FORMATS))
     width, height = size
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
         raise RecordError("size", f"{width}x{height} pixels: each side must be 16 to 8192")
@@ -127,6 +129,7 @@ def record(
     suffix = check_request(out, size, fps)
     sim = Simulation(scene.run_spec)
     total_steps = max(1, round(seconds / scene.dt))
+    stepping = [0.0]  # seconds inside Simulation.step
     try:
         view = offscreen_view(scene, sim, size=size, backend=backend)
     except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
@@ -135,30 +138,35 @@ def record(
         if orbit:
             view.set_orbiting(True)
         if suffix == ".png":
-            _advance(sim, total_steps, on_step)
+            _advance(sim, total_steps, on_step, stepping)
             view.update()
             view.orbit(orbit * seconds)
             write_png(str(out), finish(view.render(size, supersample=2)))
-            return Recording(out, 1, size)
+            return Recording(out, 1, size, stepping[0])
         frames = max(1, math.ceil(seconds * fps - 1e-9))
         with _video_writer(out, suffix, fps, frames) as append:
             for frame in range(1, frames + 1):
                 target = min(total_steps, round(frame / fps / scene.dt))
-                _advance(sim, target - sim.step_count, on_step)
+                _advance(sim, target - sim.step_count, on_step, stepping)
                 view.update()
                 view.orbit(orbit / fps)
                 append(finish(view.render(size)[..., :3]))
-        return Recording(out, frames, size)
+        return Recording(out, frames, size, stepping[0])
     finally:
         view.close()
 
 
-def _advance(sim: Simulation, steps: int, on_step: Callable[[int], None] | None) -> None:
+def _advance(
+    sim: Simulation, steps: int, on_step: Callable[[int], None] | None, stepping: list[float]
+) -> None:
+    """Step `sim` `steps` times, adding the seconds it took to stepping[0]."""
     # Chunks keep the progress bar moving on big scenes without per-step call overhead.
     chunk = max(1, 200_000 // max(sim.count, 1))
     while steps > 0:
         n = min(chunk, steps)
+        start = time.perf_counter()
         sim.step(n)
+        stepping[0] += time.perf_counter() - start
         steps -= n
         if on_step is not None:
             on_step(sim.step_count)

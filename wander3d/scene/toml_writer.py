@@ -60,6 +60,8 @@ def toml_value(value: Any) -> str:
         return toml_string(value)
     if isinstance(value, Sequence) and not isinstance(value, str | bytes):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):  # an inline table
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
     raise ValueError(f"cannot write a {type(value).__name__} as a TOML value")
 
 

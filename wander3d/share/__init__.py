@@ -6,6 +6,6 @@ three.js the way the desktop app does. Headless: it builds on the port, the scen
 the engine; the page's own code is viewer.mjs and page.html beside this file.
 """
 
-from .page import THREE_VERSION, page_html, write_page
+from .page import PAGE_SUFFIXES, THREE_VERSION, check_page_name, page_html, write_page
 
-__all__ = ["THREE_VERSION", "page_html", "write_page"]
+__all__ = ["PAGE_SUFFIXES", "THREE_VERSION", "check_page_name", "page_html", "write_page"]

@@ -18,7 +18,7 @@ from typing import Any
 from wander3d import __version__
 from wander3d.engine.methods import traits
 from wander3d.engine.trails import trail_layout
-from wander3d.files import output_file
+from wander3d.files import OutputError, format_problem, output_file
 from wander3d.port import language, plan_port
 from wander3d.port.js import SPELLING
 from wander3d.scene import Scene, rgb, schema
@@ -135,9 +135,20 @@ def page_html(scene: Scene) -> str:
     return page
 
 
+#: What a page's file may be called: a browser opens it as a page by its name.
+PAGE_SUFFIXES = (".html", ".htm")
+
+
+def check_page_name(out: Path) -> None:
+    """OutputError (naming the path) unless `out` is named as a web page."""
+    if Path(out).suffix.lower() not in PAGE_SUFFIXES:
+        raise OutputError(Path(out), format_problem(out, PAGE_SUFFIXES))
+
+
 def write_page(scene: Scene, out: Path) -> int:
-    """Write `scene`'s page to `out`, whole or not at all; return its size in bytes.
-    OutputError (naming the path) when it cannot be written."""
+    """Write `scene`'s page to `out` (named .html or .htm), whole or not at all; return its
+    size in bytes. OutputError (naming the path) when it cannot be written."""
+    check_page_name(out)
     text = page_html(scene).encode("utf-8")
     with output_file(Path(out)) as temporary:
         temporary.write_bytes(text)

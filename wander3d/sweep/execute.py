@@ -184,10 +184,11 @@ def _interrupts_deferred() -> Iterator[None]:
     """Ctrl+C held back (not lost) while the block runs: raised as KeyboardInterrupt when it
     ends.
 
-    Dask starting or closing a cluster, interrupted half-way, may print tracebacks from its
-    event loop, leave processes behind, or swallow the interrupt; both take seconds, so the
-    interrupt waits for them. Only the main thread receives Python's signals; elsewhere the
-    block runs as it is.
+    Dask loading, or starting or closing a cluster, interrupted half-way, may print
+    tracebacks from its event loop, leave processes behind, or swallow the interrupt (a
+    KeyboardInterrupt raised inside Python's import machinery is "ignored", leaving a module
+    half made); each takes a second or more, so the interrupt waits for them. Only the main
+    thread receives Python's signals; elsewhere the block runs as it is.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -252,7 +253,8 @@ def open_client(
     Raises SchedulerError if the scheduler cannot be reached or has no workers, ClusterError
     if the workers cannot run wander3d.
     """
-    from dask.distributed import Client
+    with _interrupts_deferred():  # a Ctrl+C inside Dask's import broke the cluster's start
+        from dask.distributed import Client
 
     cluster = None
     client = None

@@ -40,6 +40,7 @@ import numpy as np
 
 from wander3d.analysis import DEFAULT_SAMPLE_RATE, plan_samples
 from wander3d.scene import Scene, SceneError, bundled_scene, bundled_scenes, load_scene, schema
+from wander3d.scene.toml_writer import toml_value
 
 from .keys import KeyPath, KeyPathError, parse_key_path
 
@@ -299,11 +300,33 @@ def _values(table: Mapping[str, Any], path: KeyPath, where: str, fail: _Fail) ->
         values = _range(table, path, where, fail)
     seen = set()
     for v in values:
-        frozen = tuple(v) if isinstance(v, list) else v
+        frozen = _frozen(v)
+        if frozen is None:
+            try:
+                text = toml_value(v)
+            except ValueError:  # a nan or inf inside
+                text = repr(v)
+            what = "is" if isinstance(v, dict) else "holds"
+            raise fail(
+                f"{where}.values",
+                f"{text} {what} a table, not a value of '{path.text}'; vary one key per "
+                '[[sweep.vary]] (e.g. key = "groups.wander.jitter", values = [2, 10])',
+            )
         if frozen in seen:
             raise fail(f"{where}.values", f"{v!r} appears twice")
         seen.add(frozen)
     return tuple(values)
+
+
+def _frozen(value: Any) -> Any:
+    """`value` made hashable (lists as tuples, at any depth), to find repeats; None if it is
+    or holds a table, which no key takes as its value."""
+    if isinstance(value, dict):
+        return None
+    if isinstance(value, list):
+        items = tuple(_frozen(v) for v in value)
+        return None if None in items else items
+    return value
 
 
 def _normalise(value: Any, path: KeyPath) -> Any:

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from wander3d.analysis import GroupStats
 from wander3d.export import sidecar_path
-from wander3d.files import OutputError, output_file
+from wander3d.files import OutputError, output_file, unknown_format
 
 from .spec import Sweep
 
@@ -64,7 +64,7 @@ def table_format(out: Path) -> str:
     try:
         return FORMATS[out.suffix.lower()]
     except KeyError:
-        raise ValueError(f"{out}: expected a .parquet or .csv file name") from None
+        raise ValueError(unknown_format(out, tuple(FORMATS))) from None
 
 
 class PartWriter:
