@@ -8,6 +8,7 @@ Recording a run (its sample plan, the batched stepping loop, samples handed out 
 `recording` alone: `wander3d run`, the analysis and the session's path tracer all use it.
 """
 
+from .layout import Layout
 from .methods import METHOD_KEYS, METHODS
 from .params import (
     SHARED_WANDER_KEYS,
@@ -29,6 +30,7 @@ __all__ = [
     "STEERING_MODES",
     "Enclosure",
     "GroupParams",
+    "Layout",
     "RunSpec",
     "Simulation",
     "Snapshot",
