@@ -69,22 +69,23 @@ LAYERS: dict[str, Layer] = {
         third_party=("numpy", "pyarrow"),
         third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
-    # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
-    # PIL comes with imageio; imageio_ffmpeg is the render extra's ffmpeg.
+    # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings,
+    # of the states a session publishes. PIL comes with imageio; imageio_ffmpeg is the
+    # render extra's ffmpeg.
     "render": Layer(
-        uses=("engine", "scene", "helpers"),
+        uses=("engine", "scene", "helpers", "session"),
         third_party=("numpy", "vispy", "imageio", "PIL", "imageio_ffmpeg"),
     ),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
     "bench": Layer(
-        uses=("engine", "scene", "helpers"),
+        uses=("engine", "scene", "helpers", "session"),
         uses_lazily=("render", "bench_drawing"),
         third_party=("numpy",),
         third_party_lazily=("vispy",),
     ),
     # The original drawing the frame benchmark compares against: vispy visuals over render's.
     "bench_drawing": Layer(
-        uses=("engine", "scene", "helpers", "render"), third_party=("numpy", "vispy")
+        uses=("engine", "scene", "helpers", "session", "render"), third_party=("numpy", "vispy")
     ),
     # `wander3d port`: the engine's model as code in other languages. Headless.
     "port": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy",)),

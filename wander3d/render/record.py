@@ -1,8 +1,9 @@
 """Headless recording: a scene rendered offscreen to a PNG (its last frame), an MP4 or a GIF.
 
-Uses the same SimulationView as the app, on vispy's EGL backend (Mesa's surfaceless platform:
-no display needed) unless told otherwise. Video goes through imageio (MP4 with the ffmpeg that
-imageio-ffmpeg ships, GIF with Pillow).
+Uses the same session and SimulationView as the app, on vispy's EGL backend (Mesa's
+surfaceless platform: no display needed) unless told otherwise: the session steps the run on
+its engine thread and publishes each state, which the view draws. Video goes through imageio
+(MP4 with the ffmpeg that imageio-ffmpeg ships, GIF with Pillow).
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-from wander3d.engine import Simulation
 from wander3d.scene import Scene
+from wander3d.session import Session
 
 FORMATS = (".png", ".mp4", ".gif")
 #: GIF frame delays are whole hundredths of a second, and browsers and most viewers show a
 #: delay under 2/100 s as 10/100 s: 50 frames per second is the fastest a GIF plays as asked.
 GIF_MAX_FPS = 50.0
+#: Agent-steps per engine job between two progress reports (and a state drawn).
+PROGRESS_AGENT_STEPS = 200_000
 
 
 class RecordError(ValueError):
@@ -122,46 +125,48 @@ def record(
     from .offscreen import offscreen_view
 
     def finish(image: np.ndarray) -> np.ndarray:
-        return annotate(image, scene, sim.step_count * scene.dt) if legend else image
+        return annotate(image, scene, session.step * scene.dt) if legend else image
 
     suffix = check_request(out, size, fps)
-    sim = Simulation(scene.run_spec)
     total_steps = max(1, round(seconds / scene.dt))
-    try:
-        view = offscreen_view(scene, sim, size=size, backend=backend)
-    except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
-        raise GLUnavailable(f"{backend}: {error}") from error
-    try:
-        if orbit:
-            view.set_orbiting(True)
-        if suffix == ".png":
-            _advance(sim, total_steps, on_step)
-            view.update()
-            view.orbit(orbit * seconds)
-            write_png(str(out), finish(view.render(size, supersample=2)))
-            return Recording(out, 1, size)
-        frames = max(1, math.ceil(seconds * fps - 1e-9))
-        with _video_writer(out, suffix, fps, frames) as append:
-            for frame in range(1, frames + 1):
-                target = min(total_steps, round(frame / fps / scene.dt))
-                _advance(sim, target - sim.step_count, on_step)
-                view.update()
-                view.orbit(orbit / fps)
-                append(finish(view.render(size)[..., :3]))
-        return Recording(out, frames, size)
-    finally:
-        view.close()
+    # Forward only: no checkpoints to seek back with.
+    with Session(scene, timeline=False) as session:
+        try:
+            view = offscreen_view(scene, session.layout, size=size, backend=backend)
+        except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
+            raise GLUnavailable(f"{backend}: {error}") from error
+        # Every state the session publishes, in order, as the app's view gets them.
+        view.show_state(session.state)
+        session.events.state_changed.connect(lambda: view.show_state(session.state))
+        try:
+            if orbit:
+                view.set_orbiting(True)
+            if suffix == ".png":
+                _advance(session, total_steps, on_step)
+                view.orbit(orbit * seconds)
+                write_png(str(out), finish(view.render(size, supersample=2)))
+                return Recording(out, 1, size)
+            frames = max(1, math.ceil(seconds * fps - 1e-9))
+            with _video_writer(out, suffix, fps, frames) as append:
+                for frame in range(1, frames + 1):
+                    target = min(total_steps, round(frame / fps / scene.dt))
+                    _advance(session, target, on_step)
+                    view.orbit(orbit / fps)
+                    append(finish(view.render(size)[..., :3]))
+            return Recording(out, frames, size)
+        finally:
+            view.close()
 
 
-def _advance(sim: Simulation, steps: int, on_step: Callable[[int], None] | None) -> None:
-    # Chunks keep the progress bar moving on big scenes without per-step call overhead.
-    chunk = max(1, 200_000 // max(sim.count, 1))
-    while steps > 0:
-        n = min(chunk, steps)
-        sim.step(n)
-        steps -= n
+def _advance(session: Session, target: int, on_step: Callable[[int], None] | None) -> None:
+    """Step `session`'s run to step `target`, in jobs of about PROGRESS_AGENT_STEPS
+    agent-steps (the progress bar moves on big scenes without a job per step)."""
+    chunk = max(1, PROGRESS_AGENT_STEPS // max(session.agent_count, 1))
+    while session.step < target:
+        session.advance(min(chunk, target - session.step))
+        session.settle()
         if on_step is not None:
-            on_step(sim.step_count)
+            on_step(session.step)
 
 
 def _check_video(out: Path) -> None:
