@@ -376,3 +376,78 @@ def test_importing_a_headless_module_loads_no_gui(module):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+#: The packages that may hold a `Simulation`: the engine (its recorder and timing keep their
+#: own runs) and the session (the one owner of a running one). `wander3d/__init__.py` only
+#: re-exports the class for scripts (the public API) and holds none.
+SIMULATION_OWNERS = ("wander3d.engine", "wander3d.session")
+SIMULATION_REEXPORT = "wander3d"
+
+
+def simulation_uses(source: str, module: str) -> list[str]:
+    """Where `source` names the engine's Simulation (imports it, its module, or reaches it
+    as an attribute): `module`'s lines that would let it hold one."""
+    found = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.ImportFrom):
+            names = {a.name for a in node.names}
+            target = node.module or ""
+            if "Simulation" in names or target.endswith("simulation") or "simulation" in names:
+                found.append(f"{module}:{line} imports {', '.join(sorted(names))} from {target}")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{module}:{line} imports {a.name}"
+                for a in node.names
+                if a.name.endswith(".simulation")
+            ]
+        elif isinstance(node, ast.Attribute) and node.attr == "Simulation":
+            found.append(f"{module}:{line} uses .Simulation")
+        elif isinstance(node, ast.Name) and node.id == "Simulation":
+            found.append(f"{module}:{line} names Simulation")
+    return found
+
+
+def test_nothing_outside_the_engine_and_the_session_holds_a_simulation():
+    """Drawing, exporting, measuring and the app read what the engine and the session hand
+    out (samples, published states, layouts, start states), never a live simulation."""
+    problems = []
+    for path in package_modules():
+        module = module_name(path)
+        if module == SIMULATION_REEXPORT or module.startswith(SIMULATION_OWNERS):
+            continue
+        problems += simulation_uses(path.read_text(encoding="utf-8"), module)
+    assert problems == []
+
+
+def test_the_session_hands_out_no_simulation():
+    """No public attribute or method of Session returns (or is annotated as) a Simulation."""
+    source = (PACKAGE / "session" / "session.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    (session,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
+    leaks = [
+        f.name
+        for f in session.body
+        if isinstance(f, ast.FunctionDef)
+        and not f.name.startswith("_")
+        and f.returns is not None
+        and "Simulation" in ast.unparse(f.returns)
+    ]
+    assert leaks == []
+
+
+def test_the_simulation_check_catches_holders():
+    cases = {
+        "from wander3d.engine import Simulation": "imports Simulation",
+        "from ..engine.simulation import Simulation": "imports Simulation",
+        "import wander3d.engine.simulation": "imports wander3d.engine.simulation",
+        "import wander3d\nsim = wander3d.Simulation(spec)": "uses .Simulation",
+        "def f(s: 'x') -> None:\n    return Simulation": "names Simulation",
+    }
+    for code, expected in cases.items():
+        found = simulation_uses(code, "wander3d.render.z")
+        assert any(expected in f for f in found), (code, found)
+    harmless = "from wander3d.render import SimulationView\nfrom wander3d.engine import Layout"
+    assert simulation_uses(harmless, "wander3d.app.y") == []

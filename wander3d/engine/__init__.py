@@ -18,7 +18,7 @@ from .params import (
     RunSpec,
     WanderParams,
 )
-from .simulation import Simulation
+from .simulation import Simulation, start_state
 from .snapshot import Snapshot
 from .threads import max_threads
 from .trails import TrailBuffer, TrailView
@@ -38,4 +38,5 @@ __all__ = [
     "TrailView",
     "WanderParams",
     "max_threads",
+    "start_state",
 ]

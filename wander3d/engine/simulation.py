@@ -547,6 +547,12 @@ class Simulation:
             trail.sync(self.step_count)
 
 
+def start_state(spec: RunSpec) -> Snapshot:
+    """The state a run of `spec` starts from, as a copy: what its Simulation draws (numpy's
+    generator and, for vertical < 1, the short settling run) and would hand over first."""
+    return Simulation(spec, threads=1).snapshot()
+
+
 def _turn_about_y(v: Array, angle: Array) -> Array:
     """(n, 3) rows turned by (n,) angles (radians) about the world up axis."""
     c, s = np.cos(angle), np.sin(angle)
