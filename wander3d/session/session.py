@@ -151,6 +151,7 @@ class Session:
         self._path: Pair | None = None
         self._path_agent: int | None = None
         self._whole_trails = False
+        self._stale = False  # what is shown changed since the last job started
         self._start(scene, reloaded=False)
 
     # ------------------------------------------------------------------ reading
@@ -260,8 +261,9 @@ class Session:
 
     @property
     def wants_work(self) -> bool:
-        """Whether the engine has something to do or hand over (including path tracing)."""
-        return self.busy or self._tracing()
+        """Whether the engine has something to do or hand over (a state for what is shown
+        now, path tracing)."""
+        return self.busy or self._stale or self._tracing()
 
     def current_scene(self) -> Scene:
         """The scene as it runs now: live parameter edits and display toggles included (the
@@ -300,7 +302,7 @@ class Session:
         self._display = Display(trails=scene.view.show_trails, enclosure=scene.view.show_enclosure)
         self._selected = None
         self._path = self._path_agent = None
-        self._whole_trails = False
+        self._whole_trails = self._stale = False
         # No job runs on the new simulation yet: its first state is published from here.
         self._state = _publish(self._run, self._wanted(), Applied(), sim.step_count, 0.0).state
         self.events.scene_changed.emit(scene)
@@ -452,12 +454,13 @@ class Session:
 
     def dispatch(self, steps: int = 0) -> None:
         """Give an idle engine its next job: a queued command, else `steps` steps (the
-        owner's pacing decides them), else a slice of path tracing."""
+        owner's pacing decides them), else a state for what is shown now or a slice of path
+        tracing."""
         if self._worker.busy or self._dispatch_command():
             return
         if steps > 0:
             self._submit(Advance(steps))
-        elif self._tracing():
+        elif self._stale or self._tracing():
             self._submit(Publish())
 
     def _dispatch_command(self) -> bool:
@@ -473,12 +476,16 @@ class Session:
 
     def settle(self, timeout: float = 10.0) -> None:
         """Run every queued command to its end, collecting each: what is read afterwards
-        (`groups`, `current_scene()`) includes every command asked for so far.
+        (`groups`, `current_scene()`, `state`) includes every command asked for and every
+        change of what is shown so far.
 
         Raises TimeoutError if a job takes longer than `timeout` seconds.
         """
-        self._dispatch_command()
-        while self.busy:
+        while True:
+            if not self._worker.busy and not self._dispatch_command() and self._stale:
+                self._submit(Publish())
+            if not self._worker.busy:
+                return
             if not self.wait(timeout):
                 raise TimeoutError(f"the engine did not finish a job within {timeout} s")
             self.collect()
@@ -500,10 +507,10 @@ class Session:
         self.dispatch()
 
     def _republish(self) -> None:
-        """What is shown changed: have the engine publish its state for it (any job queued
-        already will)."""
-        if not self._pending:
-            self._queue(Publish())
+        """What is shown changed: the engine's next job publishes its state for it (steps
+        if the owner asks for some, else a job that only publishes)."""
+        self._stale = True
+        self.dispatch()
 
     def _wanted(self) -> _Wanted:
         """What a job starting now publishes (and consumes the request for whole trails)."""
@@ -522,6 +529,7 @@ class Session:
     def _submit(self, job: Job) -> None:
         """Run `job` on the engine thread against the current run, then publish."""
         run, wanted = self._run, self._wanted()
+        self._stale = False
 
         def work() -> _Result:
             t0 = time.perf_counter()
