@@ -51,6 +51,9 @@ LAYERS: dict[str, Layer] = {
     "api": Layer(uses=("engine", "scene")),
     # Standard-library helpers for every layer above the scene: argument types, output files.
     "helpers": Layer(),
+    # What drawing involves without Qt or vispy (trail levels of detail, frame pacing): numpy
+    # alone, so a core install imports and tests it.
+    "drawing": Layer(uses=("helpers",), third_party=("numpy",)),
     # Trajectory files in and out of `wander3d run` (Parquet, CSV, glTF, npz). Headless.
     "export": Layer(
         uses=("api", "engine", "scene", "helpers"),
@@ -73,7 +76,7 @@ LAYERS: dict[str, Layer] = {
     # of the states a session publishes. PIL comes with imageio; imageio_ffmpeg is the
     # render extra's ffmpeg.
     "render": Layer(
-        uses=("engine", "scene", "helpers", "session"),
+        uses=("engine", "scene", "helpers", "session", "drawing"),
         third_party=("numpy", "vispy", "imageio", "PIL", "imageio_ffmpeg"),
     ),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
@@ -85,12 +88,15 @@ LAYERS: dict[str, Layer] = {
     ),
     # The original drawing the frame benchmark compares against: vispy visuals over render's.
     "bench_drawing": Layer(
-        uses=("engine", "scene", "helpers", "session", "render"), third_party=("numpy", "vispy")
+        uses=("engine", "scene", "helpers", "session", "drawing", "render"),
+        third_party=("numpy", "vispy"),
     ),
     # `wander3d port`: the engine's model as code in other languages. Headless.
     "port": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy",)),
     # `wander3d share`: a scene as one web page running the JS port. Headless.
-    "share": Layer(uses=("api", "engine", "scene", "helpers", "port"), third_party=("numpy",)),
+    "share": Layer(
+        uses=("api", "engine", "scene", "helpers", "drawing", "port"), third_party=("numpy",)
+    ),
     # The running simulation's one owner, for the app and scripts: headless, no Qt.
     "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
     # The desktop app (Qt): thin adapters over the session.
@@ -100,9 +106,8 @@ LAYERS: dict[str, Layer] = {
             "engine",
             "scene",
             "helpers",
-            "analysis",
+            "drawing",
             "render",
-            "bench",
             "session",
             "port",
             "share",
@@ -116,6 +121,7 @@ LAYERS: dict[str, Layer] = {
             "engine",
             "scene",
             "helpers",
+            "drawing",
             "analysis",
             "export",
             "sweep",
@@ -143,6 +149,7 @@ PLACES: dict[str, str] = {
     "wander3d.appearance": "helpers",
     "wander3d.arguments": "helpers",
     "wander3d.files": "helpers",
+    "wander3d.drawing": "drawing",
     "wander3d.analysis": "analysis",
     "wander3d.render": "render",
     "wander3d.bench": "bench",

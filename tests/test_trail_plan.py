@@ -1,4 +1,5 @@
-"""Which trail segments a frame draws (wander3d.render.trail_plan): pure arithmetic, no GL."""
+"""Which trail segments a frame draws (wander3d.drawing.trail_plan): pure arithmetic, no GL,
+so a core install tests it."""
 
 from __future__ import annotations
 
@@ -6,11 +7,8 @@ import itertools
 
 import numpy as np
 import pytest
-from extras_support import missing_extra
 
-pytest.importorskip("vispy", reason=missing_extra("render"))
-
-from wander3d.render.trail_plan import (
+from wander3d.drawing.trail_plan import (
     CHUNK,
     LEVELS,
     MAX_SAGITTA_PX,

@@ -22,10 +22,17 @@ from collections.abc import Callable
 import numpy as np
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 
+from wander3d.drawing.pacing import (
+    MAX_LAG,
+    DrawStride,
+    FrameClock,
+    FrameStats,
+    SpeedMeter,
+    WorkBudget,
+)
 from wander3d.render import SimulationView
 from wander3d.session import Session
 
-from .loop import MAX_LAG, DrawStride, FrameClock, FrameStats, SpeedMeter, WorkBudget
 from .status import status_line
 
 #: How often the status bar's figures refresh (s).

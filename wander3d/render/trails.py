@@ -15,10 +15,7 @@ from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
 from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
-from wander3d.session import TrailSamples
-
-from .screen_scale import pixels_per_unit
-from .trail_plan import (
+from wander3d.drawing.trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
     Draw,
@@ -30,6 +27,9 @@ from .trail_plan import (
     plan_draws,
     tier_tolerances,
 )
+from wander3d.session import TrailSamples
+
+from .screen_scale import pixels_per_unit
 from .vispy_private import draw_visual, index_prefix, set_gl_capability
 
 #: Trail line width in logical pixels.
