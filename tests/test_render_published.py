@@ -188,12 +188,13 @@ def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(
 
         session.events.state_changed.connect(show)
         truth = Truth(scene)
-        drawn = []
+        drawn, racing = [], []
         start = view.canvas.frame_start
 
         def frame_start() -> None:  # every frame, on screen or rendered, before drawing
             check_frame(view, session, seen, truth)
             drawn.append(view.state.step)
+            racing.append(session.busy)  # a job handed to the engine and not yet collected
             start()
 
         view.canvas.frame_start = frame_start
@@ -206,7 +207,9 @@ def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(
             view.render(SIZE)
         session.settle()
         view.render(SIZE)
-        assert len(drawn) == FRAMES + 1 and session.step > FRAMES
+        # Every frame was checked, most while the engine had a job, and the run went on (how
+        # far depends on how busy the machine is).
+        assert len(drawn) == FRAMES + 1 and sum(racing) >= FRAMES // 2 and session.step > 0
         # Once the engine caught up, the overlay covers everything asked for.
         covers = overlay_agents(session.layout, session.display, session.selected)
         np.testing.assert_array_equal(view.state.overlay.agents, covers)
