@@ -18,9 +18,11 @@ from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
 from wander3d.drawing.trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
+    STRIDES,
     Draw,
     choose_level,
     drawn_samples,
+    flag_unit,
     index_buffers,
     level_flags,
     partial_indices,
@@ -58,7 +60,7 @@ attribute vec3 a_position;
 attribute float a_key;     // (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
 uniform float u_head;      // ring slot the next sample goes into
 uniform float u_capacity;  // slots in the ring
-uniform float u_flag_unit; // the power of two >= samples per drawn segment: the flag to read
+uniform float u_flag_unit; // 2**b for the flag bit b of the segment's stride (flag_unit)
 uniform float u_alpha;
 uniform float u_fade_power;
 varying float v_alpha;
@@ -67,7 +69,7 @@ flat out float v_broken;   // a wall reflection within the segment that ends her
 void main() {{
     float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
     float flags = a_key - (slot + 1.0) * {FLAG_SCALE}.0;
-    // Flag bit log2(unit): a reflection within the `unit` samples up to this one.
+    // Flag bit log2(unit): a reflection within a window of samples up to this one.
     v_broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
     v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
@@ -92,8 +94,8 @@ class TrailVisual(Visual):
     GPU layout: two rings of `capacity` blocks of `n_agents` rows, slot-major, so one engine
     sample is one contiguous write to each. Row s * n + a holds agent a's sample in slot s:
     its position (x, y, z) in one ring, its key (s + 1) * FLAG_SCALE + flags in the other
-    (bit L of flags: the agent was reflected at a wall within the last 2**L samples, so
-    segments joining 2**L samples hide there; key 0: never written). The positions go up as
+    (bit b of flags: the agent was reflected at a wall within the last FLAG_WINDOWS[b]
+    samples, so segments joining up to that many samples hide there; key 0: never written). The positions go up as
     the engine stores them, without interleaving (the costliest part of a frame's upload at
     a million agents). Static index buffers per level of detail are built on first use.
 
@@ -243,9 +245,9 @@ class TrailVisual(Visual):
         if d.first_slot not in self._rings_from:
             row = d.first_slot * self.n_agents
             self._rings_from[d.first_slot] = (self._positions[row:], self._keys[row:])
-        stride = d.span if d.kind == "partial" else 1 << d.level
+        stride = d.span if d.kind == "partial" else STRIDES[d.level]
         program["a_position"], program["a_key"] = self._rings_from[d.first_slot]
-        program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
+        program["u_flag_unit"] = flag_unit(stride)
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
 
