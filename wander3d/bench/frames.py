@@ -8,12 +8,15 @@ software), so a frame's draw is timed apart from reading it back.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from wander3d.engine import Enclosure, GroupParams, WanderParams
-from wander3d.scene import Scene
+from wander3d.scene import CameraParams, Scene
 from wander3d.session import Session
 
 from .engine import TRAIL_LENGTH
@@ -51,15 +54,30 @@ class FrameResult:
     renderer: str
 
 
-def frame_scene(agents: int, trail_length: int = TRAIL_LENGTH) -> Scene:
-    """The benchmark scene as a Scene: one group of sphere wanderers with trails."""
+def frame_scene(agents: int, trail_length: int = TRAIL_LENGTH, aspect: float = 16 / 9) -> Scene:
+    """The benchmark scene as a Scene: one group of sphere wanderers with trails in the
+    default box, seen from a fixed distance (for a canvas of width / height `aspect`).
+
+    The distance is the one the bench's history was measured at: where the whole box fits
+    the view looking at its centre (render.camera.fit_distance). It is written into the
+    scene so that how the app frames its home view (ace53c6 brought the box 1.33x closer,
+    which drew 1.8x the trail segments) never changes what the benchmark draws.
+    """
+    from wander3d.render.camera import fit_distance
+
     group = GroupParams(
         count=agents,
         trail_length=trail_length,
         trail_seconds=trail_length / 60,  # a point every step
         wander=WanderParams(method="sphere"),
     )
-    return Scene(name="bench", seed=1, dt=1 / 60, enclosure=Enclosure(), groups=(group,))
+    box, camera = Enclosure(), CameraParams()
+    distance = fit_distance(
+        np.asarray(box.min), np.asarray(box.max), camera.fov, aspect, camera.azimuth,
+        camera.elevation,
+    )  # fmt: skip
+    camera = dataclasses.replace(camera, distance=float(distance))
+    return Scene(name="bench", seed=1, dt=1 / 60, enclosure=box, camera=camera, groups=(group,))
 
 
 def measure_frames(
@@ -77,7 +95,7 @@ def measure_frames(
     are filled first, so the ring has wrapped. samples: None takes the app's choice.
     """
     os.environ.setdefault("EGL_PLATFORM", "surfaceless")
-    scene = frame_scene(agents, trail_length)
+    scene = frame_scene(agents, trail_length, size[0] / size[1])
     # The app's data path: a session steps the run and publishes each state, the view
     # draws it (update_ms: applying a state to the visuals, the GUI thread's share).
     with Session(scene, timeline=False) as session:
