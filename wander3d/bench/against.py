@@ -70,6 +70,7 @@ class Side:
     """One side's frame costs (medians over its frames): see bench.frames.FrameResult."""
 
     label: str
+    renderer: str
     update_ms: float
     draw_ms: float
     gpu_ms: float | None
@@ -222,46 +223,50 @@ def compare(
     for agents in sizes:
         say(f"frames, {agents:,} agents: {this_label} and {that_label}, taking turns...")
         load_before = os.getloadavg()[0]
-        sides = [
-            _Driver(this_label, TREE, agents, frames),
-            _Driver(that_label, tree, agents, frames),
-        ]
-        try:
-            done: dict[str, dict[str, Any]] = {}
-            for side in sides:  # set-up and the first (untimed) frame
-                side.wait_ready(SETUP_TIMEOUT)
-            turn = 0
-            while len(done) < len(sides):
-                # this, that, that, this, ...: neither side always draws right after the other
-                order = sides if turn % 2 == 0 else sides[::-1]
-                for side in order:
-                    if side.label in done:
-                        continue
-                    side.go()
-                    result = side.wait_ready(FRAME_TIMEOUT)
-                    if result is not None:
-                        done[side.label] = result
-                turn += 1
-        finally:
-            for side in sides:
-                side.close()
-        this, that = done[this_label], done[that_label]
+        this, that = take_turns([(this_label, TREE), (that_label, tree)], agents, frames)
         results.append(
             Comparison(
                 agents=agents,
                 frames=frames,
-                this=_side(this_label, this),
-                that=_side(that_label, that),
-                renderer=str(this["renderer"]),
+                this=this,
+                that=that,
+                renderer=this.renderer,
                 load=(load_before, os.getloadavg()[0]),
             )
         )
     return results
 
 
+def take_turns(sides: list[tuple[str, Path]], agents: int, frames: int) -> list[Side]:
+    """The frame bench of `agents` agents, `frames` frames, for each (label, tree) of
+    `sides`, each in a process of its own, taking turns frame by frame: in order, then in
+    reverse, and so on (A B C C B A ...), so that no side always draws right after another.
+    Raises AgainstError."""
+    drivers = [_Driver(label, tree, agents, frames) for label, tree in sides]
+    done: dict[str, dict[str, Any]] = {}
+    try:
+        for driver in drivers:  # set-up and the first (untimed) frame
+            driver.wait_ready(SETUP_TIMEOUT)
+        turn = 0
+        while len(done) < len(drivers):
+            for driver in drivers if turn % 2 == 0 else drivers[::-1]:
+                if driver.label in done:
+                    continue
+                driver.go()
+                result = driver.wait_ready(FRAME_TIMEOUT)
+                if result is not None:
+                    done[driver.label] = result
+            turn += 1
+    finally:
+        for driver in drivers:
+            driver.close()
+    return [_side(label, done[label]) for label, _ in sides]
+
+
 def _side(label: str, result: dict[str, Any]) -> Side:
     return Side(
         label=label,
+        renderer=str(result["renderer"]),
         update_ms=float(result["update_ms"]),
         draw_ms=float(result["draw_ms"]),
         gpu_ms=None if result["gpu_ms"] is None else float(result["gpu_ms"]),

@@ -95,9 +95,10 @@ class TrailVisual(Visual):
     sample is one contiguous write to each. Row s * n + a holds agent a's sample in slot s:
     its position (x, y, z) in one ring, its key (s + 1) * FLAG_SCALE + flags in the other
     (bit b of flags: the agent was reflected at a wall within the last FLAG_WINDOWS[b]
-    samples, so segments joining up to that many samples hide there; key 0: never written). The positions go up as
-    the engine stores them, without interleaving (the costliest part of a frame's upload at
-    a million agents). Static index buffers per level of detail are built on first use.
+    samples, so segments joining up to that many samples hide there; key 0: never
+    written). The positions go up as the engine stores them, without interleaving (the
+    costliest part of a frame's upload at a million agents). Static index buffers per level
+    of detail are built on first use.
 
     Attributes: `bend` (see trail_plan.choose_level), `corners` ((8, 3) world points that
     bound the trails, for the level of detail), `last_segments` (segments drawn by the last
