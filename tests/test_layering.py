@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -458,3 +459,192 @@ def test_the_simulation_check_catches_holders():
         assert any(expected in f for f in found), (code, found)
     harmless = "from wander3d.render import SimulationView\nfrom wander3d.engine import Layout"
     assert simulation_uses(harmless, "wander3d.app.y") == []
+
+
+# ---------------------------------------------------------------- docs/architecture.md
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+
+
+@dataclass(frozen=True)
+class Uses:
+    """What a layer's modules import, as the code has it: other layers and third-party
+    packages, those imported only inside functions apart (`lazily`)."""
+
+    layers: frozenset[str]
+    layers_lazily: frozenset[str]
+    third_party: frozenset[str]
+    third_party_lazily: frozenset[str]
+
+
+def layer_uses() -> dict[str, Uses]:
+    """Per layer of LAYERS, what its modules import today."""
+    imported: dict[str, dict[str, bool]] = {name: {} for name in LAYERS}
+    packages: dict[str, dict[str, bool]] = {name: {} for name in LAYERS}
+    for path in package_modules():
+        module = module_name(path)
+        layer = place_of(module)
+        assert layer is not None, module
+        found = imports_of(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+        for name, lazy in found.items():
+            top = name.split(".")[0]
+            if top == "wander3d":
+                other, into = layer_of_import(name), imported[layer]
+                if other == layer:
+                    continue
+            elif top in sys.stdlib_module_names:
+                continue
+            else:
+                other, into = top, packages[layer]
+            into[other] = into.get(other, True) and lazy
+    return {
+        name: Uses(
+            layers=frozenset(o for o, lazy in imported[name].items() if not lazy),
+            layers_lazily=frozenset(o for o, lazy in imported[name].items() if lazy),
+            third_party=frozenset(p for p, lazy in packages[name].items() if not lazy),
+            third_party_lazily=frozenset(p for p, lazy in packages[name].items() if lazy),
+        )
+        for name in LAYERS
+    }
+
+
+def uses_cell(eager: frozenset[str], lazily: frozenset[str]) -> str:
+    """A table cell listing `eager` then `lazily`, e.g. "engine, scene; lazily render"."""
+    parts = [", ".join(sorted(eager))] if eager else []
+    if lazily:
+        parts.append("lazily " + ", ".join(sorted(lazily)))
+    return "; ".join(parts) or "—"
+
+
+def places_cell(layer: str) -> str:
+    """The modules PLACES puts in `layer`, as paths: `wander3d/engine`, `wander3d/files.py`."""
+    paths = []
+    for module, place in PLACES.items():
+        if place == layer:
+            path = PACKAGE.parent / module.replace(".", "/")
+            paths.append(
+                "wander3d/__init__.py"
+                if module == "wander3d"
+                else module.replace(".", "/") + ("" if path.is_dir() else ".py")
+            )
+    return ", ".join(f"`{p}`" for p in sorted(paths))
+
+
+def picture_edges(uses: dict[str, Uses]) -> set[tuple[str, str]]:
+    """(layer, layer it uses) for the picture: every use, less those another path implies."""
+    graph = {n: set(u.layers | u.layers_lazily) for n, u in uses.items()}
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo += graph[node]
+        return seen
+
+    return {
+        (a, b)
+        for a, targets in graph.items()
+        for b in targets
+        if not any(b in reach(c) for c in targets - {b})
+    }
+
+
+def doc_block(text: str, start: str) -> list[str]:
+    """The lines of architecture.md from the line starting `start` to the next blank one."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    block = []
+    for line in lines[first:]:
+        if not line.strip():
+            break
+        block.append(line)
+    return block
+
+
+def mermaid_block(text: str, kind: str) -> list[str]:
+    """The lines of the first mermaid block of architecture.md that draws a `kind`."""
+    lines = text.splitlines()
+    first = next(
+        i for i in range(len(lines) - 1)
+        if lines[i].strip() == "```mermaid" and lines[i + 1].strip().startswith(kind)
+    )  # fmt: skip
+    return lines[first + 1 : lines.index("```", first + 1)]
+
+
+def expected_table(uses: dict[str, Uses]) -> dict[str, tuple[str, str, str]]:
+    """Per layer: (its modules, the layers it uses, its third-party packages) as the
+    table in docs/architecture.md must show them."""
+    return {
+        name: (
+            places_cell(name),
+            uses_cell(u.layers, u.layers_lazily),
+            uses_cell(u.third_party, u.third_party_lazily),
+        )
+        for name, u in uses.items()
+    }
+
+
+def test_the_architecture_table_says_what_each_layer_imports():
+    """docs/architecture.md's table of layers: every layer of LAYERS, its modules (PLACES)
+    and the layers and packages its modules import today, no more and no fewer (the doc
+    once listed analysis and bench among the app's, which it never imported)."""
+    rows = {}
+    for line in doc_block(ARCHITECTURE.read_text(encoding="utf-8"), "| Layer |")[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0].strip("`")] = (cells[2], cells[3], cells[4])
+    expected = expected_table(layer_uses())
+    assert rows.keys() == expected.keys()
+    wrong = {n: (rows[n], expected[n]) for n in expected if rows[n] != expected[n]}
+    assert wrong == {}, "docs/architecture.md's table (as written, as it must be)"
+
+
+def test_the_architecture_picture_is_the_layers_as_imported():
+    """The mermaid picture of the layers: an arrow for each layer another uses, less the
+    arrows another path already implies."""
+    edges = set()
+    for line in mermaid_block(ARCHITECTURE.read_text(encoding="utf-8"), "flowchart"):
+        parts = line.split("-->")
+        if len(parts) == 2:
+            edges.add((parts[0].strip(), parts[1].strip()))
+    assert edges == picture_edges(layer_uses())
+
+
+def test_the_frame_path_names_what_the_code_has():
+    """Every `file: Name.attribute` of the picture of a frame's path exists in that file."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = re.findall(r"`(wander3d/[\w/]+\.py): ([\w.]+)`", text)
+    assert len(named) >= 10
+    missing = []
+    for path, qualified in named:
+        tree = ast.parse((REPO / path).read_text(encoding="utf-8"))
+        scope: list[ast.stmt] = tree.body
+        for part in qualified.split("."):
+            found = [
+                node
+                for node in scope
+                if (isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == part)
+                or (
+                    isinstance(node, ast.AnnAssign | ast.Assign)
+                    and part in {t.id for t in _targets(node)}
+                )
+            ]
+            if not found:
+                missing.append(f"{path}: {qualified}")
+                break
+            scope = getattr(found[0], "body", [])
+    assert missing == []
+
+
+def _targets(node: ast.AnnAssign | ast.Assign) -> list[ast.Name]:
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+    return [t for t in targets if isinstance(t, ast.Name)]
+
+
+if __name__ == "__main__":  # print the table's rows and the picture's arrows as they must be
+    current = layer_uses()
+    for name, (modules, layers, packages) in expected_table(current).items():
+        print(f"| `{name}` | ... | {modules} | {layers} | {packages} |")
+    for a, b in sorted(picture_edges(current)):
+        print(f"    {a} --> {b}")

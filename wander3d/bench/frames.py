@@ -123,7 +123,8 @@ def _measure(
     view.show_state(session.state)
     session.events.state_changed.connect(lambda: view.show_state(session.state))
     session.advance(scene.groups[0].trail_length + 1)  # the ring wraps
-    session.settle()
+    # No timeout: 129 steps of 100,000 agents took over 10 s on a machine at load 14.
+    session.settle(timeout=None)
     original = ReferenceDrawing(view)
     canvas = view.canvas
     try:
@@ -171,7 +172,7 @@ def _measure(
         for frame in range(frames * len(details)):
             detail = details[frame % len(details)]
             session.advance(1)
-            session.settle()
+            session.settle(timeout=None)
             costs = draw(detail)
             costs.update(
                 update_ms=view.last_update_ms,

@@ -40,7 +40,7 @@ def render_frame(
     view = offscreen_view(session.current_scene(), session.layout, size, backend)
     try:
         session.resend_trails()  # this view has seen none of the run's samples yet
-        session.settle()
+        session.settle(timeout=None)
         view.show_state(session.state)
         return view.render()
     finally:

@@ -164,7 +164,7 @@ def _advance(session: Session, target: int, on_step: Callable[[int], None] | Non
     chunk = max(1, PROGRESS_AGENT_STEPS // max(session.agent_count, 1))
     while session.step < target:
         session.advance(min(chunk, target - session.step))
-        session.settle()
+        session.settle(timeout=None)
         if on_step is not None:
             on_step(session.step)
 

@@ -474,12 +474,13 @@ class Session:
         """Block until the job in flight finished (True) or `timeout` s passed (False)."""
         return self._worker.wait(timeout)
 
-    def settle(self, timeout: float = 10.0) -> None:
+    def settle(self, timeout: float | None = 10.0) -> None:
         """Run every queued command to its end, collecting each: what is read afterwards
         (`groups`, `current_scene()`, `state`) includes every command asked for and every
         change of what is shown so far.
 
-        Raises TimeoutError if a job takes longer than `timeout` seconds.
+        Raises TimeoutError if a job takes longer than `timeout` seconds (None: as long as
+        it takes, for batch work whose jobs may be long on a busy machine).
         """
         while True:
             if not self._worker.busy and not self._dispatch_command() and self._stale:
