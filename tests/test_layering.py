@@ -10,6 +10,11 @@ headless commands ran.
 To add a module or package: place it in PLACES (a new package of an existing kind usually
 needs just that line); for a new kind of layer, add a row to LAYERS saying what it may import,
 and name it in the `uses` of the layers that may import it. A module in no layer fails the test.
+
+Two more rules: only the engine and the session hold a Simulation; and docs/architecture.md
+says what the code does (its table of what each layer imports, its picture of the layers,
+the names of its picture of a frame's path). `python tests/test_layering.py` prints the
+table's rows and the picture's arrows as the code has them.
 """
 
 from __future__ import annotations
@@ -602,13 +607,17 @@ def test_the_architecture_table_says_what_each_layer_imports():
 
 def test_the_architecture_picture_is_the_layers_as_imported():
     """The mermaid picture of the layers: an arrow for each layer another uses, less the
-    arrows another path already implies."""
-    edges = set()
+    arrows another path already implies; dotted where it is imported only in functions."""
+    drawn = set()
     for line in mermaid_block(ARCHITECTURE.read_text(encoding="utf-8"), "flowchart"):
-        parts = line.split("-->")
-        if len(parts) == 2:
-            edges.add((parts[0].strip(), parts[1].strip()))
-    assert edges == picture_edges(layer_uses())
+        for arrow, lazily in (("-.->", True), ("-->", False)):
+            if arrow in line:
+                a, b = (part.strip() for part in line.split(arrow))
+                drawn.add((a, b, lazily))
+                break
+    uses = layer_uses()
+    expected = {(a, b, b in uses[a].layers_lazily) for a, b in picture_edges(uses)}
+    assert drawn == expected
 
 
 def test_the_frame_path_names_what_the_code_has():
@@ -647,4 +656,4 @@ if __name__ == "__main__":  # print the table's rows and the picture's arrows as
     for name, (modules, layers, packages) in expected_table(current).items():
         print(f"| `{name}` | ... | {modules} | {layers} | {packages} |")
     for a, b in sorted(picture_edges(current)):
-        print(f"    {a} --> {b}")
+        print(f"    {a} {'-.->' if b in current[a].layers_lazily else '-->'} {b}")
