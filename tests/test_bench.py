@@ -104,6 +104,7 @@ def test_against_takes_turns_frame_by_frame_and_reports_the_ratio(monkeypatch, t
     assert "draws in 1.50x the time" in text and "(slower)" in text
 
 
+@pytest.mark.render  # the frame benchmark's extra is asked for first
 def test_against_an_unknown_commit_is_one_line_and_exit_status_2():
     command = [sys.executable, "-m", "wander3d", "bench", "--against", "no-such-commit-xyz"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
