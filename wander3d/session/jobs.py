@@ -8,7 +8,7 @@ nothing and says why (`Applied.rejected`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from wander3d.engine import GroupParams, Simulation
 from wander3d.scene import Scene, SceneError
@@ -109,7 +109,7 @@ class Reset:
 class Adopt:
     """Make `groups` (the same counts and trails) the ones a reset returns to."""
 
-    groups: tuple[GroupParams, ...] = field(default=())
+    groups: tuple[GroupParams, ...]
 
     def apply(self, run: Run) -> Applied:
         run.sim.adopt_groups(self.groups)

@@ -10,6 +10,7 @@ already be stepping. A run's shape, which never changes while it runs, is its `L
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -94,29 +95,19 @@ class Overlay:
     def of(cls, sim: Simulation, agents: np.ndarray) -> Overlay:
         """Copies of `sim`'s overlay arrays for `agents` (engine thread)."""
         agents = np.asarray(agents, dtype=np.int64)
-        return cls(
-            agents=frozen(agents.copy()),
-            positions=frozen(sim.positions[agents]),
-            velocities=frozen(sim.velocities[agents]),
-            forces=frozen(sim.forces[agents]),
-            wander_points=frozen(sim.wander_points[agents]),
-            wander_centers=frozen(sim.wander_centers[agents]),
-            wander_radii=frozen(sim.wander_radii[agents]),
-        )
+        copies = (frozen(getattr(sim, name)[agents]) for name in _PER_AGENT)
+        return cls(frozen(agents.copy()), *copies)
 
     def subset(self, agents: np.ndarray) -> Overlay:
         """The rows of those of `agents` (sorted) this overlay holds."""
         rows = np.flatnonzero(np.isin(self.agents, agents))
         return Overlay(
-            agents=frozen(self.agents[rows]),
-            positions=frozen(self.positions[rows]),
-            velocities=frozen(self.velocities[rows]),
-            forces=frozen(self.forces[rows]),
-            wander_points=frozen(self.wander_points[rows]),
-            wander_centers=frozen(self.wander_centers[rows]),
-            wander_radii=frozen(self.wander_radii[rows]),
+            frozen(self.agents[rows]), *(frozen(getattr(self, name)[rows]) for name in _PER_AGENT)
         )
 
+
+#: Overlay's per-agent arrays after `agents`, in field order: Simulation attributes alike.
+_PER_AGENT = tuple(f.name for f in dataclasses.fields(Overlay))[1:]
 
 #: The overlay of no agents.
 NO_OVERLAY = Overlay(
