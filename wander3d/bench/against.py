@@ -30,28 +30,44 @@ from typing import Any
 
 #: This code's repository: wander3d/bench/against.py -> the directory holding wander3d/.
 TREE = Path(__file__).resolve().parents[2]
-#: How a driver says it drew and read back a frame, and hands over its results.
-READY, RESULT = "@@wander3d-bench ready", "@@wander3d-bench result "
+#: How a driver says it drew and read back a frame (and how long drawing it took, ms), and
+#: hands over its results.
+READY, RESULT = "@@wander3d-bench ready ", "@@wander3d-bench result "
 #: Seconds a side may take for its set-up (the first frame: building, compiling) and a frame.
 SETUP_TIMEOUT, FRAME_TIMEOUT = 900.0, 300.0
 
 # Runs with one tree's wander3d first on the path: it uses nothing that tree's frame bench
-# does not offer (measure_frames and the RenderTarget it reads frames back with, both since
-# the bench drew into a framebuffer of its own), and waits for its turn after every read.
+# does not offer (measure_frames, the canvas's draw_frame and the RenderTarget it reads frames
+# back with, all there since the bench drew into a framebuffer of its own), times each frame
+# from draw_frame to the glFinish after it, as the bench does, and waits for its turn after
+# every read.
 _DRIVER = """
-import json, sys
+import json, sys, time
+from vispy.gloo import gl
 from wander3d.bench import frames
-from wander3d.render import glcompat
+from wander3d.render import glcompat, vispy_private
 
-read = glcompat.RenderTarget.read
+read, finish = glcompat.RenderTarget.read, gl.glFinish
+draw_frame = vispy_private.FrameStartCanvas.draw_frame
+started = [0.0, 0.0]
+
+def timed_draw_frame(self, *args, **kwargs):
+    started[0] = time.perf_counter()
+    return draw_frame(self, *args, **kwargs)
+
+def timed_finish():
+    finish()
+    started[1] = time.perf_counter()
 
 def read_and_wait(self):
     data = read(self)
-    print("@@wander3d-bench ready", flush=True)
+    print(f"@@wander3d-bench ready {(started[1] - started[0]) * 1e3:.3f}", flush=True)
     if sys.stdin.readline().strip() != "go":
         raise SystemExit("the bench stopped")
     return data
 
+vispy_private.FrameStartCanvas.draw_frame = timed_draw_frame
+gl.glFinish = timed_finish
 glcompat.RenderTarget.read = read_and_wait
 agents, count = int(sys.argv[1]), int(sys.argv[2])
 (result,) = frames.measure_frames(agents, frames=count, details=("lod",))
@@ -67,7 +83,8 @@ class AgainstError(RuntimeError):
 
 @dataclass(frozen=True)
 class Side:
-    """One side's frame costs (medians over its frames): see bench.frames.FrameResult."""
+    """One side's frame costs (medians over its frames, see bench.frames.FrameResult), and
+    `frames_ms`: its timed frames' drawing times (ms) in the order the turns drew them."""
 
     label: str
     renderer: str
@@ -75,6 +92,7 @@ class Side:
     draw_ms: float
     gpu_ms: float | None
     segments: int
+    frames_ms: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,7 +112,19 @@ class Comparison:
 
     @property
     def ratio(self) -> float:
-        return self.this.draw_ms / self.that.draw_ms
+        """The median over the turns of this side's frame time over the other's in the same
+        turn (frames drawn one right after the other: what a busy machine does to one it
+        does to both); the ratio of the medians where there are no frame times."""
+        return paired_ratio(self.this, self.that)
+
+
+def paired_ratio(this: Side, that: Side) -> float:
+    """The median of this.frames_ms[i] / that.frames_ms[i] (see Comparison.ratio)."""
+    pairs = sorted(a / b for a, b in zip(this.frames_ms, that.frames_ms, strict=False) if b > 0)
+    if not pairs:
+        return this.draw_ms / that.draw_ms
+    middle = len(pairs) // 2
+    return pairs[middle] if len(pairs) % 2 else (pairs[middle - 1] + pairs[middle]) / 2
 
 
 def describe(tree: Path = TREE) -> str:
@@ -175,8 +205,9 @@ class _Driver:
             self.lines.put(line)
         self.lines.put("")  # the end
 
-    def wait_ready(self, timeout: float) -> dict[str, Any] | None:
-        """Until the side read a frame back (None) or handed over its results (a dict)."""
+    def wait_ready(self, timeout: float) -> float | dict[str, Any]:
+        """Until the side read a frame back (how long drawing it took, ms) or handed over
+        its results (a dict)."""
         while True:
             try:
                 line = self.lines.get(timeout=timeout)
@@ -185,7 +216,7 @@ class _Driver:
             if not line:
                 raise AgainstError(f"{self.label}: the frame bench failed:\n{self._stderr()}")
             if line.startswith(READY):
-                return None
+                return float(line[len(READY) :])
             if line.startswith(RESULT):
                 return json.loads(line[len(RESULT) :])
 
@@ -244,6 +275,7 @@ def take_turns(sides: list[tuple[str, Path]], agents: int, frames: int) -> list[
     Raises AgainstError."""
     drivers = [_Driver(label, tree, agents, frames) for label, tree in sides]
     done: dict[str, dict[str, Any]] = {}
+    times: dict[str, list[float]] = {label: [] for label, _ in sides}
     try:
         for driver in drivers:  # set-up and the first (untimed) frame
             driver.wait_ready(SETUP_TIMEOUT)
@@ -254,16 +286,18 @@ def take_turns(sides: list[tuple[str, Path]], agents: int, frames: int) -> list[
                     continue
                 driver.go()
                 result = driver.wait_ready(FRAME_TIMEOUT)
-                if result is not None:
+                if isinstance(result, dict):
                     done[driver.label] = result
+                else:
+                    times[driver.label].append(result)
             turn += 1
     finally:
         for driver in drivers:
             driver.close()
-    return [_side(label, done[label]) for label, _ in sides]
+    return [_side(label, done[label], times[label]) for label, _ in sides]
 
 
-def _side(label: str, result: dict[str, Any]) -> Side:
+def _side(label: str, result: dict[str, Any], frames_ms: list[float]) -> Side:
     return Side(
         label=label,
         renderer=str(result["renderer"]),
@@ -271,6 +305,7 @@ def _side(label: str, result: dict[str, Any]) -> Side:
         draw_ms=float(result["draw_ms"]),
         gpu_ms=None if result["gpu_ms"] is None else float(result["gpu_ms"]),
         segments=int(result["segments"]),
+        frames_ms=tuple(frames_ms),
     )
 
 
@@ -293,7 +328,8 @@ def format_comparison(results: list[Comparison]) -> str:
         verdict = "slower" if row.ratio > 1 else "as fast or faster"
         lines.append(
             f"{row.agents:>10,} agents: {row.this.label} draws in {row.ratio:.2f}x the time of "
-            f"{row.that.label} ({verdict}); load average {row.load[0]:.1f} -> {row.load[1]:.1f}"
+            f"{row.that.label} (median of the turns' ratios; {verdict}); load average "
+            f"{row.load[0]:.1f} -> {row.load[1]:.1f}"
         )
         if abs(row.this.segments - row.that.segments) > 0.1 * max(row.that.segments, 1):
             lines.append(
