@@ -61,7 +61,7 @@ def main() -> None:
         contexts["glx"] = bool(ctypes.CDLL("libGL.so.1").glXGetCurrentContext())
 
     window.view.canvas.events.draw.connect(look)
-    window.view.update()
+    window.view.canvas.update()
     settle(app, 0.5)
     image = window.view.render()
     grabbed = window.view.canvas.native.grabFramebuffer()

@@ -24,7 +24,7 @@ from typing import TextIO
 
 import pytest
 from extras_support import MARKER_EXTRAS, missing_extra, skip_reason
-from gl_support import close_view
+from gl_support import close_view, draw_states
 from marking import derived_markers
 
 #: Seconds past a test's time bound after which a test still running (a hang in C, where
@@ -136,14 +136,22 @@ def settings(tmp_path: Path):
 
 
 @pytest.fixture
-def gl_view(qtbot, small_scene):
-    """A shown SimulationView (pyqt6 backend) of `small_scene`, 480 x 360 logical pixels."""
-    from wander3d.engine import Simulation
+def gl_session(small_scene):
+    """A Session running `small_scene`, paused (tests step it: gl_support.advance)."""
+    from wander3d.session import Session
+
+    with Session(small_scene) as session:
+        yield session
+
+
+@pytest.fixture
+def gl_view(qtbot, gl_session):
+    """A shown SimulationView (pyqt6 backend) of `gl_session`'s run, 480 x 360 logical pixels,
+    drawing every state the session publishes (gl_support.draw_states)."""
     from wander3d.render import SimulationView
 
-    view = SimulationView(
-        small_scene, Simulation(small_scene.run_spec), size=(480, 360), app="pyqt6"
-    )
+    view = SimulationView(gl_session.scene, gl_session.layout, size=(480, 360), app="pyqt6")
+    draw_states(view, gl_session)
     widget = view.canvas.native
     widget.show()
     qtbot.waitExposed(widget)

@@ -22,3 +22,18 @@ def close_view(view) -> None:
     view.close()
     widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def draw_states(view, session) -> None:
+    """Have `view` draw every state `session` publishes from now on, as the app's frame loop
+    has it do, starting with the session's state now (its trails whole)."""
+    session.resend_trails()
+    session.settle()
+    view.show_state(session.state)
+    session.events.state_changed.connect(lambda: view.show_state(session.state))
+
+
+def advance(session, steps: int) -> None:
+    """Step `session`'s run `steps` times and collect it (the views drawing it follow)."""
+    session.advance(steps)
+    session.settle()

@@ -29,7 +29,7 @@ def _in_next_frame(window, qtbot, look):
     """What `look()` returns inside the canvas's next frame, after everything is drawn."""
     seen = []
     window.view.canvas.events.draw.connect(lambda event: seen.append(look()), position="last")
-    window.view.update()
+    window.view.canvas.update()
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     return seen[0]
 

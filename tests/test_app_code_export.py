@@ -55,12 +55,12 @@ def test_cancel_writes_nothing(window, monkeypatch, tmp_path):
 def test_a_folder_that_cannot_be_written_is_a_dialog_and_the_scene_runs_on(
     window, dialogs, qtbot, tmp_path
 ):
-    sim = window.session.simulation
+    run = window.session.generation
     assert not window.code_export.export("js", tmp_path / "missing" / "game")
     assert len(dialogs) == 1 and "does not exist" in dialogs[0][1]
-    assert window.session.simulation is sim
+    assert window.session.generation == run
     window.session.set_running(True)
-    qtbot.waitUntil(lambda: sim.step_count > 5, timeout=3000)
+    qtbot.waitUntil(lambda: window.session.step > 5, timeout=3000)
     window.session.set_running(False)
     wait_engine_idle(window, qtbot)
 

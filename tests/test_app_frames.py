@@ -178,9 +178,9 @@ def test_a_frames_drawing_time_counts_until_it_reaches_the_window(window, qtbot)
     window.view.canvas.events.draw.connect(lambda event: time.sleep(0.06), position="last")
     shown = []
     native.frameSwapped.connect(lambda: shown.append(window.view.last_draw_ms))
-    window.view.update()
+    window.view.canvas.update()
     qtbot.waitUntil(lambda: len(shown) >= 1, timeout=5000)
-    window.view.update()
+    window.view.canvas.update()
     qtbot.waitUntil(lambda: len(shown) >= 2, timeout=5000)
     assert min(shown) >= 60.0
 
@@ -257,8 +257,9 @@ def test_seeking_shows_the_run_bit_for_bit_and_a_past_edit_truncates(window, qtb
     assert window.session.step == 100 and not window.session.running
     reference = Simulation(small_scene.run_spec)
     reference.step(100)
-    np.testing.assert_array_equal(window.session.simulation.positions, reference.positions)
-    np.testing.assert_array_equal(window.session.simulation.velocities, reference.velocities)
+    positions, velocities = window.session.state.current
+    np.testing.assert_array_equal(positions, reference.positions.astype(np.float32))
+    np.testing.assert_array_equal(velocities, reference.velocities.astype(np.float32))
     assert "2.00 /" in bar.time_label.text()
     window.panel.groups[0].controls["max_speed"].spin.setValue(12.0)
     wait_engine_idle(window, qtbot)

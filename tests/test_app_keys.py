@@ -97,12 +97,11 @@ def test_fly_and_follow_is_a_chase_view_and_esc_gives_the_fly_camera_back(active
     before = np.array(active.view.rig.camera.transform.matrix)
     active.select_agent(5)
     active.commands.follow.trigger()
-    active.session.simulation.step(10)
-    active.view.update()
+    active.session.advance(10)
+    active.session.settle()
     eye = np.array([0.0, 0.0, 0.0, 1.0]) @ np.asarray(active.view.rig.camera.transform.matrix)
     assert (
-        np.linalg.norm(eye[:3] - active.session.simulation.positions[5])
-        > 8 * active.view._agent_length
+        np.linalg.norm(eye[:3] - active.session.state.current[0][5]) > 8 * active.view._agent_length
     )
     qtbot.keyClick(active.view.canvas.native, Qt.Key.Key_Escape)
     assert active.view.following is None and active.view.selected == 5

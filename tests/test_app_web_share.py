@@ -60,8 +60,8 @@ def test_cancel_writes_nothing(window, monkeypatch, tmp_path):
 def test_a_page_that_cannot_be_written_is_a_dialog_and_the_scene_runs_on(
     window, dialogs, qtbot, tmp_path
 ):
-    sim = window.session.simulation
+    run = window.session.generation
     assert not window.web_share.share(tmp_path / "missing" / "x.html")
     ((title, text),) = dialogs
     assert title == "Cannot share" and "does not exist" in text
-    assert window.session.simulation is sim
+    assert window.session.generation == run

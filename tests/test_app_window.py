@@ -35,7 +35,7 @@ def test_opens_the_default_scene_and_draws_it(make_window, qtbot):
     w = make_window(scene)
     qtbot.waitUntil(lambda: w.session.step > 0, timeout=5000)
     # The engine leaves a core to the GUI thread and the renderer.
-    assert w.session.simulation.threads == max(1, max_threads() - 1)
+    assert w.session.threads == max(1, max_threads() - 1)
     assert scene.name in w.windowTitle()
     assert len(w.panel.groups) == len(scene.groups)
     assert _lit(w.view.render()) > 0.005
@@ -77,12 +77,12 @@ def test_an_invalid_scene_shows_the_error_and_keeps_the_current_one(
 ):
     bad = tmp_path / "bad.toml"
     bad.write_text("[[groups]]\ncount = 10\n[groups.wander]\nradious = 3\n", encoding="utf-8")
-    sim = window.session.simulation
+    run = window.session.generation
     assert not window.files.open_scene(bad)
     assert len(dialogs) == 1 and "radious" in dialogs[0][1] and "bad.toml" in dialogs[0][1]
-    assert window.session.simulation is sim and window.session.scene.name == "Small"
+    assert window.session.generation == run and window.session.scene.name == "Small"
     window.session.set_running(True)
-    qtbot.waitUntil(lambda: sim.step_count > 5, timeout=3000)
+    qtbot.waitUntil(lambda: window.session.step > 5, timeout=3000)
 
 
 def test_reload_keeps_the_camera_and_auto_reload_reports_errors_in_the_status_bar(
@@ -95,10 +95,10 @@ def test_reload_keeps_the_camera_and_auto_reload_reports_errors_in_the_status_ba
     )
     qtbot.waitUntil(lambda: window.session.agent_count == 45, timeout=5000)  # the file watcher
     np.testing.assert_allclose(window.view.rig.camera.transform.matrix, matrix)
-    sim = window.session.simulation
+    run = window.session.generation
     small_scene_file.write_text("[[groups]]\ncount = 'many'\n", encoding="utf-8")
     qtbot.waitUntil(lambda: "count" in window.statusBar().currentMessage(), timeout=5000)
-    assert window.session.simulation is sim and not dialogs
+    assert window.session.generation == run and not dialogs
     assert not window.files.reload_scene(dialog=True)
     assert dialogs and "count" in dialogs[0][1]
 
@@ -144,9 +144,9 @@ def test_sliders_change_the_engine_at_once(window, qtbot):
 
 
 def test_clicking_an_agent_selects_it_and_shows_the_debug_overlay(window, qtbot):
-    window.session.simulation.step(10)
-    window.view.update()
-    xy, in_front = window.view.project(window.session.simulation.positions)
+    window.session.advance(10)
+    window.session.settle()
+    xy, in_front = window.view.project(window.session.state.current[0])
     w, h = window.view.canvas.size
     inside = (
         in_front & (xy[:, 0] > 10) & (xy[:, 0] < w - 10) & (xy[:, 1] > 10) & (xy[:, 1] < h - 10)
@@ -195,8 +195,8 @@ def test_save_as_honours_the_umask_and_is_atomic(window, tmp_path, monkeypatch, 
 
 
 def test_screenshots_are_written(window, tmp_path, qtbot):
-    window.session.simulation.step(10)
-    window.view.update()
+    window.session.advance(10)
+    window.session.settle()
     window.commands.screenshot.trigger()
     shots = list((tmp_path / "shots").glob("wander3d-small-*.png"))
     assert len(shots) == 1 and shots[0].read_bytes()[:4] == b"\x89PNG"

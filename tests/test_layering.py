@@ -10,12 +10,18 @@ headless commands ran.
 To add a module or package: place it in PLACES (a new package of an existing kind usually
 needs just that line); for a new kind of layer, add a row to LAYERS saying what it may import,
 and name it in the `uses` of the layers that may import it. A module in no layer fails the test.
+
+Two more rules: only the engine and the session hold a Simulation; and docs/architecture.md
+says what the code does (its table of what each layer imports, its picture of the layers,
+the names of its picture of a frame's path). `python tests/test_layering.py` prints the
+table's rows and the picture's arrows as the code has them.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -51,6 +57,9 @@ LAYERS: dict[str, Layer] = {
     "api": Layer(uses=("engine", "scene")),
     # Standard-library helpers for every layer above the scene: argument types, output files.
     "helpers": Layer(),
+    # What drawing involves without Qt or vispy (trail levels of detail, frame pacing): numpy
+    # alone, so a core install imports and tests it.
+    "drawing": Layer(uses=("helpers",), third_party=("numpy",)),
     # Trajectory files in and out of `wander3d run` (Parquet, CSV, glTF, npz). Headless.
     "export": Layer(
         uses=("api", "engine", "scene", "helpers"),
@@ -69,27 +78,31 @@ LAYERS: dict[str, Layer] = {
         third_party=("numpy", "pyarrow"),
         third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
-    # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
-    # PIL comes with imageio; imageio_ffmpeg is the render extra's ffmpeg.
+    # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings,
+    # of the states a session publishes. PIL comes with imageio; imageio_ffmpeg is the
+    # render extra's ffmpeg.
     "render": Layer(
-        uses=("engine", "scene", "helpers"),
+        uses=("engine", "scene", "helpers", "session", "drawing"),
         third_party=("numpy", "vispy", "imageio", "PIL", "imageio_ffmpeg"),
     ),
     # `wander3d bench`: headless to import; its frame benchmark draws, so render lazily.
     "bench": Layer(
-        uses=("engine", "scene", "helpers"),
+        uses=("engine", "scene", "helpers", "session"),
         uses_lazily=("render", "bench_drawing"),
         third_party=("numpy",),
         third_party_lazily=("vispy",),
     ),
     # The original drawing the frame benchmark compares against: vispy visuals over render's.
     "bench_drawing": Layer(
-        uses=("engine", "scene", "helpers", "render"), third_party=("numpy", "vispy")
+        uses=("engine", "scene", "helpers", "session", "drawing", "render"),
+        third_party=("numpy", "vispy"),
     ),
     # `wander3d port`: the engine's model as code in other languages. Headless.
     "port": Layer(uses=("engine", "scene", "helpers"), third_party=("numpy",)),
     # `wander3d share`: a scene as one web page running the JS port. Headless.
-    "share": Layer(uses=("api", "engine", "scene", "helpers", "port"), third_party=("numpy",)),
+    "share": Layer(
+        uses=("api", "engine", "scene", "helpers", "drawing", "port"), third_party=("numpy",)
+    ),
     # The running simulation's one owner, for the app and scripts: headless, no Qt.
     "session": Layer(uses=("engine", "scene"), third_party=("numpy", "psygnal")),
     # The desktop app (Qt): thin adapters over the session.
@@ -99,9 +112,8 @@ LAYERS: dict[str, Layer] = {
             "engine",
             "scene",
             "helpers",
-            "analysis",
+            "drawing",
             "render",
-            "bench",
             "session",
             "port",
             "share",
@@ -115,6 +127,7 @@ LAYERS: dict[str, Layer] = {
             "engine",
             "scene",
             "helpers",
+            "drawing",
             "analysis",
             "export",
             "sweep",
@@ -143,6 +156,7 @@ PLACES: dict[str, str] = {
     "wander3d.arguments": "helpers",
     "wander3d.files": "helpers",
     "wander3d.exit_status": "helpers",
+    "wander3d.drawing": "drawing",
     "wander3d.analysis": "analysis",
     "wander3d.render": "render",
     "wander3d.bench": "bench",
@@ -376,3 +390,271 @@ def test_importing_a_headless_module_loads_no_gui(module):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+#: The packages that may hold a `Simulation`: the engine (its recorder and timing keep their
+#: own runs) and the session (the one owner of a running one). `wander3d/__init__.py` only
+#: re-exports the class for scripts (the public API) and holds none.
+SIMULATION_OWNERS = ("wander3d.engine", "wander3d.session")
+SIMULATION_REEXPORT = "wander3d"
+
+
+def simulation_uses(source: str, module: str) -> list[str]:
+    """Where `source` names the engine's Simulation (imports it, its module, or reaches it
+    as an attribute): `module`'s lines that would let it hold one."""
+    found = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.ImportFrom):
+            names = {a.name for a in node.names}
+            target = node.module or ""
+            if "Simulation" in names or target.endswith("simulation") or "simulation" in names:
+                found.append(f"{module}:{line} imports {', '.join(sorted(names))} from {target}")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{module}:{line} imports {a.name}"
+                for a in node.names
+                if a.name.endswith(".simulation")
+            ]
+        elif isinstance(node, ast.Attribute) and node.attr == "Simulation":
+            found.append(f"{module}:{line} uses .Simulation")
+        elif isinstance(node, ast.Name) and node.id == "Simulation":
+            found.append(f"{module}:{line} names Simulation")
+    return found
+
+
+def test_nothing_outside_the_engine_and_the_session_holds_a_simulation():
+    """Drawing, exporting, measuring and the app read what the engine and the session hand
+    out (samples, published states, layouts, start states), never a live simulation."""
+    problems = []
+    for path in package_modules():
+        module = module_name(path)
+        if module == SIMULATION_REEXPORT or module.startswith(SIMULATION_OWNERS):
+            continue
+        problems += simulation_uses(path.read_text(encoding="utf-8"), module)
+    assert problems == []
+
+
+def test_the_session_hands_out_no_simulation():
+    """No public attribute or method of Session returns (or is annotated as) a Simulation."""
+    source = (PACKAGE / "session" / "session.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    (session,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
+    leaks = [
+        f.name
+        for f in session.body
+        if isinstance(f, ast.FunctionDef)
+        and not f.name.startswith("_")
+        and f.returns is not None
+        and "Simulation" in ast.unparse(f.returns)
+    ]
+    assert leaks == []
+
+
+def test_the_simulation_check_catches_holders():
+    cases = {
+        "from wander3d.engine import Simulation": "imports Simulation",
+        "from ..engine.simulation import Simulation": "imports Simulation",
+        "import wander3d.engine.simulation": "imports wander3d.engine.simulation",
+        "import wander3d\nsim = wander3d.Simulation(spec)": "uses .Simulation",
+        "def f(s: 'x') -> None:\n    return Simulation": "names Simulation",
+    }
+    for code, expected in cases.items():
+        found = simulation_uses(code, "wander3d.render.z")
+        assert any(expected in f for f in found), (code, found)
+    harmless = "from wander3d.render import SimulationView\nfrom wander3d.engine import Layout"
+    assert simulation_uses(harmless, "wander3d.app.y") == []
+
+
+# ---------------------------------------------------------------- docs/architecture.md
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+
+
+@dataclass(frozen=True)
+class Uses:
+    """What a layer's modules import, as the code has it: other layers and third-party
+    packages, those imported only inside functions apart (`lazily`)."""
+
+    layers: frozenset[str]
+    layers_lazily: frozenset[str]
+    third_party: frozenset[str]
+    third_party_lazily: frozenset[str]
+
+
+def layer_uses() -> dict[str, Uses]:
+    """Per layer of LAYERS, what its modules import today."""
+    imported: dict[str, dict[str, bool]] = {name: {} for name in LAYERS}
+    packages: dict[str, dict[str, bool]] = {name: {} for name in LAYERS}
+    for path in package_modules():
+        module = module_name(path)
+        layer = place_of(module)
+        assert layer is not None, module
+        found = imports_of(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+        for name, lazy in found.items():
+            top = name.split(".")[0]
+            if top == "wander3d":
+                other, into = layer_of_import(name), imported[layer]
+                if other == layer:
+                    continue
+            elif top in sys.stdlib_module_names:
+                continue
+            else:
+                other, into = top, packages[layer]
+            into[other] = into.get(other, True) and lazy
+    return {
+        name: Uses(
+            layers=frozenset(o for o, lazy in imported[name].items() if not lazy),
+            layers_lazily=frozenset(o for o, lazy in imported[name].items() if lazy),
+            third_party=frozenset(p for p, lazy in packages[name].items() if not lazy),
+            third_party_lazily=frozenset(p for p, lazy in packages[name].items() if lazy),
+        )
+        for name in LAYERS
+    }
+
+
+def uses_cell(eager: frozenset[str], lazily: frozenset[str]) -> str:
+    """A table cell listing `eager` then `lazily`, e.g. "engine, scene; lazily render"."""
+    parts = [", ".join(sorted(eager))] if eager else []
+    if lazily:
+        parts.append("lazily " + ", ".join(sorted(lazily)))
+    return "; ".join(parts) or "—"
+
+
+def places_cell(layer: str) -> str:
+    """The modules PLACES puts in `layer`, as paths: `wander3d/engine`, `wander3d/files.py`."""
+    paths = []
+    for module, place in PLACES.items():
+        if place == layer:
+            path = PACKAGE.parent / module.replace(".", "/")
+            paths.append(
+                "wander3d/__init__.py"
+                if module == "wander3d"
+                else module.replace(".", "/") + ("" if path.is_dir() else ".py")
+            )
+    return ", ".join(f"`{p}`" for p in sorted(paths))
+
+
+def picture_edges(uses: dict[str, Uses]) -> set[tuple[str, str]]:
+    """(layer, layer it uses) for the picture: every use, less those another path implies."""
+    graph = {n: set(u.layers | u.layers_lazily) for n, u in uses.items()}
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo += graph[node]
+        return seen
+
+    return {
+        (a, b)
+        for a, targets in graph.items()
+        for b in targets
+        if not any(b in reach(c) for c in targets - {b})
+    }
+
+
+def doc_block(text: str, start: str) -> list[str]:
+    """The lines of architecture.md from the line starting `start` to the next blank one."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    block = []
+    for line in lines[first:]:
+        if not line.strip():
+            break
+        block.append(line)
+    return block
+
+
+def mermaid_block(text: str, kind: str) -> list[str]:
+    """The lines of the first mermaid block of architecture.md that draws a `kind`."""
+    lines = text.splitlines()
+    first = next(
+        i for i in range(len(lines) - 1)
+        if lines[i].strip() == "```mermaid" and lines[i + 1].strip().startswith(kind)
+    )  # fmt: skip
+    return lines[first + 1 : lines.index("```", first + 1)]
+
+
+def expected_table(uses: dict[str, Uses]) -> dict[str, tuple[str, str, str]]:
+    """Per layer: (its modules, the layers it uses, its third-party packages) as the
+    table in docs/architecture.md must show them."""
+    return {
+        name: (
+            places_cell(name),
+            uses_cell(u.layers, u.layers_lazily),
+            uses_cell(u.third_party, u.third_party_lazily),
+        )
+        for name, u in uses.items()
+    }
+
+
+def test_the_architecture_table_says_what_each_layer_imports():
+    """docs/architecture.md's table of layers: every layer of LAYERS, its modules (PLACES)
+    and the layers and packages its modules import today, no more and no fewer (the doc
+    once listed analysis and bench among the app's, which it never imported)."""
+    rows = {}
+    for line in doc_block(ARCHITECTURE.read_text(encoding="utf-8"), "| Layer |")[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0].strip("`")] = (cells[2], cells[3], cells[4])
+    expected = expected_table(layer_uses())
+    assert rows.keys() == expected.keys()
+    wrong = {n: (rows[n], expected[n]) for n in expected if rows[n] != expected[n]}
+    assert wrong == {}, "docs/architecture.md's table (as written, as it must be)"
+
+
+def test_the_architecture_picture_is_the_layers_as_imported():
+    """The mermaid picture of the layers: an arrow for each layer another uses, less the
+    arrows another path already implies; dotted where it is imported only in functions."""
+    drawn = set()
+    for line in mermaid_block(ARCHITECTURE.read_text(encoding="utf-8"), "flowchart"):
+        for arrow, lazily in (("-.->", True), ("-->", False)):
+            if arrow in line:
+                a, b = (part.strip() for part in line.split(arrow))
+                drawn.add((a, b, lazily))
+                break
+    uses = layer_uses()
+    expected = {(a, b, b in uses[a].layers_lazily) for a, b in picture_edges(uses)}
+    assert drawn == expected
+
+
+def test_the_frame_path_names_what_the_code_has():
+    """Every `file: Name.attribute` of the picture of a frame's path exists in that file."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = re.findall(r"`(wander3d/[\w/]+\.py): ([\w.]+)`", text)
+    assert len(named) >= 10
+    missing = []
+    for path, qualified in named:
+        tree = ast.parse((REPO / path).read_text(encoding="utf-8"))
+        scope: list[ast.stmt] = tree.body
+        for part in qualified.split("."):
+            found = [
+                node
+                for node in scope
+                if (isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == part)
+                or (
+                    isinstance(node, ast.AnnAssign | ast.Assign)
+                    and part in {t.id for t in _targets(node)}
+                )
+            ]
+            if not found:
+                missing.append(f"{path}: {qualified}")
+                break
+            scope = getattr(found[0], "body", [])
+    assert missing == []
+
+
+def _targets(node: ast.AnnAssign | ast.Assign) -> list[ast.Name]:
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+    return [t for t in targets if isinstance(t, ast.Name)]
+
+
+if __name__ == "__main__":  # print the table's rows and the picture's arrows as they must be
+    current = layer_uses()
+    for name, (modules, layers, packages) in expected_table(current).items():
+        print(f"| `{name}` | ... | {modules} | {layers} | {packages} |")
+    for a, b in sorted(picture_edges(current)):
+        print(f"    {a} {'-.->' if b in current[a].layers_lazily else '-->'} {b}")

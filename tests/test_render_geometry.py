@@ -15,6 +15,8 @@ from wander3d.render.camera import _axis_angle, fit_distance
 from wander3d.render.debug import debug_geometry
 from wander3d.render.enclosure import enclosure_lines, nice_step
 from wander3d.render.trails import GroupTrail, _slot_runs
+from wander3d.session import Overlay
+from wander3d.session.published import TrailPublisher
 
 
 def test_cone_mesh_is_a_closed_cone_along_x():
@@ -60,7 +62,7 @@ def test_debug_geometry_sphere_and_arrows(small_scene):
     sim = Simulation(small_scene.run_spec)
     sim.step(5)
     agent = 3  # a sphere-method agent
-    pos, colors, targets = debug_geometry(sim, np.array([agent]))
+    pos, colors, targets = debug_geometry(Overlay.of(sim, [agent]), sim.groups, sim.layout)
     assert len(pos) == len(colors) and len(pos) % 2 == 0
     np.testing.assert_allclose(targets[0], sim.wander_points[agent], rtol=1e-5, atol=1e-4)
     sphere = pos[: 3 * CIRCLE_SEGMENTS * 2]
@@ -81,9 +83,9 @@ def test_debug_geometry_sphere_and_arrows(small_scene):
 def test_debug_geometry_seek_has_no_sphere_and_empty_selection(small_scene):
     sim = Simulation(small_scene.run_spec)
     seek_agent = sim.group_slices[1].start
-    pos, _, _ = debug_geometry(sim, np.array([seek_agent]))
+    pos, _, _ = debug_geometry(Overlay.of(sim, [seek_agent]), sim.groups, sim.layout)
     assert len(pos) == 2 + 2 * 10  # the line to the target, two arrows of five segments
-    pos, colors, targets = debug_geometry(sim, np.array([], dtype=int))
+    pos, colors, targets = debug_geometry(Overlay.of(sim, []), sim.groups, sim.layout)
     assert pos.shape == (0, 3) and colors.shape == (0, 4) and targets.shape == (0, 3)
 
 
@@ -115,8 +117,9 @@ class RingMirror:
 
 @pytest.mark.parametrize("every", [1, 3])
 def test_group_trail_mirrors_the_engine_ring(small_scene, every):
-    """Whatever the pattern of steps between frames (resets and long jumps included), the
-    mirror holds exactly the engine's filled slots, and a frame uploads only new samples."""
+    """Whatever the pattern of steps between the states published (resets and long jumps
+    included), the mirror holds exactly the engine's filled slots, and a frame uploads only
+    new samples."""
     import dataclasses
 
     dt = small_scene.dt
@@ -127,8 +130,13 @@ def test_group_trail_mirrors_the_engine_ring(small_scene, every):
     buffer = sim.trail_buffers[0]
     assert buffer.every == every
     mirror = RingMirror(group.count, buffer.capacity)
-    trail = GroupTrail(buffer, mirror)
-    trail.sync()
+    trail = GroupTrail(mirror)
+    publisher = TrailPublisher(len(sim.groups))
+
+    def sync() -> int:
+        return trail.show(publisher.publish(sim.trail_buffers, [True, True])[0])
+
+    sync()
     rng = np.random.default_rng(1)
     for frame in range(60):
         reset = frame == 30
@@ -137,7 +145,7 @@ def test_group_trail_mirrors_the_engine_ring(small_scene, every):
         steps = int(rng.choice([0, 1, 2, 5, 3 * buffer.capacity * every]))
         before = buffer.samples_written
         sim.step(steps)
-        sent = trail.sync()
+        sent = sync()
         new = buffer.samples_written - before
         if not reset and new <= buffer.capacity:
             assert sent == new * group.count * 12  # the stand-in counts xyz only

@@ -10,12 +10,13 @@ from extras_support import skip_reason
 
 pytest.importorskip("vispy", reason=skip_reason("app"))
 
-from gl_support import close_view
+from gl_support import advance, close_view, draw_states
 
 from wander3d.bench.reference_drawing import ReferenceDrawing
 from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
 from wander3d.render import SimulationView, trails
 from wander3d.scene import Scene
+from wander3d.session import Session
 
 pytestmark = [pytest.mark.gl, pytest.mark.app]
 
@@ -79,24 +80,40 @@ def pieces(mask: np.ndarray) -> int:
     return count
 
 
+def trails_after(scene: Scene, steps: int):
+    """Group 0's trails (engine.TrailView) after `steps` steps of `scene`, as the engine
+    records them."""
+    sim = Simulation(scene.run_spec)
+    sim.step(steps)
+    return sim.trails(0)
+
+
+def shown_after(scene: Scene, steps: int, **view) -> tuple[Session, SimulationView]:
+    """A session of `scene` stepped `steps` times and a view of it drawing its state."""
+    session = Session(scene)
+    advance(session, steps)
+    shown = SimulationView(scene, session.layout, app="pyqt6", **view)
+    draw_states(shown, session)
+    return session, shown
+
+
 @pytest.fixture
 def make_view(qtbot):
-    views = []
+    made = []
 
     def make(scene: Scene, steps: int, trails_only: bool) -> SimulationView:
-        sim = Simulation(scene.run_spec)
-        sim.step(steps)
-        view = SimulationView(scene, sim, size=(320, 240), app="pyqt6")
+        session, view = shown_after(scene, steps, size=(320, 240))
         if trails_only:
             view.set_enclosure_visible(False)
             for node in view.agents.nodes:
                 node.visible = False
-        views.append(view)
+        made.append((session, view))
         return view
 
     yield make
-    for view in views:
+    for session, view in made:
         close_view(view)
+        session.close()
 
 
 def test_the_optimised_frame_looks_like_the_full_detail_one(make_view, monkeypatch):
@@ -128,8 +145,9 @@ def test_the_optimised_frame_looks_like_the_full_detail_one(make_view, monkeypat
 
 def test_no_gaps_where_a_trail_turns(make_view):
     """One agent turning hard, no wall in reach: one unbroken line, as in the original."""
-    view = make_view(trail_scene(count=1, seed=1, margin=12.0), steps=400, trails_only=True)
-    trail = view.sim.trails(0)
+    scene = trail_scene(count=1, seed=1, margin=12.0)
+    view = make_view(scene, steps=400, trails_only=True)
+    trail = trails_after(scene, 400)
     drawn = trail.connected[0, -190:]
     assert drawn.all()  # no reflection in the drawn part
     heading = np.diff(trail.points[0, -190:], axis=0)
@@ -149,8 +167,9 @@ def test_no_gaps_where_a_trail_turns(make_view):
 def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
     # No margin: containment would turn the agent before the wall (it does, with any margin
     # it can turn within), and this test needs it to reach the wall and be reflected.
-    view = make_view(trail_scene(count=1, seed=seed, margin=0.0), steps=400, trails_only=True)
-    assert not view.sim.trails(0).connected[0, -190:].all()  # a reflection in the drawn part
+    scene = trail_scene(count=1, seed=seed, margin=0.0)
+    view = make_view(scene, steps=400, trails_only=True)
+    assert not trails_after(scene, 400).connected[0, -190:].all()  # a reflection drawn
     reference = lit(draw(view, ReferenceDrawing(view)))
     optimised = lit(draw(view))
     # The full-detail drawing is broken at the reflections (two close together, or one near
@@ -164,9 +183,7 @@ def test_a_reflection_at_a_wall_still_breaks_the_trail(make_view, seed):
 def test_trails_draw_in_a_multisampled_canvas(qtbot):
     """As the app's canvas on a GPU: the trails switch multisampling off around themselves."""
     scene = trail_scene(count=20, seed=3, margin=6.0)
-    sim = Simulation(scene.run_spec)
-    sim.step(300)
-    view = SimulationView(scene, sim, size=(160, 120), app="pyqt6", samples=4)
+    session, view = shown_after(scene, 300, size=(160, 120), samples=4)
     try:
         assert all(t.node.single_sample for t in view.trails.groups.values())
         widget = view.canvas.native
@@ -177,6 +194,7 @@ def test_trails_draw_in_a_multisampled_canvas(qtbot):
         assert lit(view.render().astype(int)).mean() > 0.01
     finally:
         close_view(view)
+        session.close()
 
 
 def test_a_stride_draws_the_trails_of_the_agents_it_draws(make_view):

@@ -14,10 +14,10 @@ from extras_support import skip_reason
 
 pytest.importorskip("vispy", reason=skip_reason("app"))
 
-from gl_support import close_view
+from gl_support import advance, close_view, draw_states
 
-from wander3d.engine import Simulation
 from wander3d.render import SimulationView
+from wander3d.session import Session
 
 pytestmark = [pytest.mark.gl, pytest.mark.app]
 
@@ -28,11 +28,9 @@ def _content(image: np.ndarray, background: str) -> float:
     return float(np.mean(np.abs(image[..., :3].astype(int) - bg).sum(axis=-1) > 30))
 
 
-def test_renders_agents_trails_and_box(gl_view):
-    sim = gl_view.sim
+def test_renders_agents_trails_and_box(gl_view, gl_session):
     for _ in range(20):
-        sim.step(2)
-        gl_view.update()
+        advance(gl_session, 2)
     image = gl_view.render()
     assert image.shape == (360, 480, 4) and image.dtype == np.uint8
     assert _content(image, gl_view.scene.view.background) > 0.01
@@ -43,12 +41,11 @@ def test_renders_agents_trails_and_box(gl_view):
     assert _content(gl_view.render(), gl_view.scene.view.background) == 0.0
 
 
-def test_stepping_moves_agents_and_changes_the_image(gl_view):
-    before_pos = gl_view.sim.positions.copy()
+def test_stepping_moves_agents_and_changes_the_image(gl_view, gl_session):
+    before_pos = gl_session.state.current[0]
     before = gl_view.render()
-    gl_view.sim.step(30)
-    gl_view.update()
-    assert not np.allclose(before_pos, gl_view.sim.positions)
+    advance(gl_session, 30)
+    assert not np.allclose(before_pos, gl_session.state.current[0])
     assert np.abs(gl_view.render().astype(int) - before).mean() > 0.1
 
 
@@ -76,7 +73,7 @@ def test_camera_modes_switch_without_moving_the_view(gl_view, mode):
 
 def test_an_unset_distance_frames_the_box(gl_view):
     """The small scene leaves camera.distance out: the box fills the view with a margin."""
-    low, high = gl_view.sim.bounds
+    low, high = gl_view.layout.low, gl_view.layout.high
     corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
     xy, in_front = gl_view.project(low + corners * (high - low))
     assert in_front.all()
@@ -86,7 +83,7 @@ def test_an_unset_distance_frames_the_box(gl_view):
 
 def test_the_home_view_refits_when_the_canvas_changes_shape_until_the_user_moves(gl_view, qtbot):
     """A window lays out its canvas after building it: the box must fit the final shape."""
-    low, high = gl_view.sim.bounds
+    low, high = gl_view.layout.low, gl_view.layout.high
     corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
     points = low + corners * (high - low)
 
@@ -104,26 +101,24 @@ def test_the_home_view_refits_when_the_canvas_changes_shape_until_the_user_moves
     assert gl_view.rig.camera.azimuth == azimuth
 
 
-def test_pick_finds_the_agent_at_its_projected_position(gl_view):
-    gl_view.sim.step(10)
-    gl_view.update()
-    xy, in_front = gl_view.project(gl_view.sim.positions)
+def test_pick_finds_the_agent_at_its_projected_position(gl_view, gl_session):
+    advance(gl_session, 10)
+    xy, in_front = gl_view.project(gl_session.state.current[0])
     inside = in_front & (xy[:, 0] > 0) & (xy[:, 0] < 480) & (xy[:, 1] > 0) & (xy[:, 1] < 360)
     # An agent with no other agent drawn close by, so the pick is unambiguous.
     d = np.linalg.norm(xy[:, None] - xy[None], axis=-1) + np.eye(len(xy)) * 1e9
     agent = int(np.flatnonzero(inside & (d.min(axis=1) > 8))[0])
     assert gl_view.pick(*xy[agent]) == agent
     assert gl_view.pick(-500.0, -500.0) is None
-    gl_view.set_group_visible(int(gl_view.sim.group_index[agent]), False)
+    gl_view.set_group_visible(int(gl_view.layout.group_index[agent]), False)
     assert gl_view.pick(*xy[agent]) != agent
 
 
-def test_a_stride_draws_every_kth_agent_of_each_group_and_the_selected_one(gl_view):
+def test_a_stride_draws_every_kth_agent_of_each_group_and_the_selected_one(gl_view, gl_session):
     view = gl_view
     view.set_trails_visible(False)
-    view.sim.step(10)
-    pos = view.sim.positions.astype(np.float32)
-    vel = view.sim.velocities.astype(np.float32)
+    advance(gl_session, 10)
+    pos, vel = (a.copy() for a in gl_session.state.current)
     view.select(4)
     view.move_agents(pos, vel)
     whole = view.render()
@@ -136,7 +131,7 @@ def test_a_stride_draws_every_kth_agent_of_each_group_and_the_selected_one(gl_vi
     # The same picture as every agent drawn with each one left out stacked exactly on its
     # group's first agent (drawn anyway; the depth test keeps the first of equal fragments).
     stacked_pos, stacked_vel = pos.copy(), vel.copy()
-    for sl in view.sim.group_slices:
+    for sl in view.layout.group_slices:
         left_out = np.setdiff1d(np.arange(sl.start, sl.stop), drawn)
         stacked_pos[left_out], stacked_vel[left_out] = pos[sl.start], vel[sl.start]
     view.set_agent_stride(1)
@@ -151,14 +146,16 @@ def test_a_stride_draws_every_kth_agent_of_each_group_and_the_selected_one(gl_vi
     assert view.pick(*xy[1], radius=0.5) is None and view.pick(*xy[3], radius=0.5) == 3
 
 
-def test_debug_overlay_for_the_selected_agent(gl_view):
-    gl_view.sim.step(5)
-    gl_view.update()
+def test_debug_overlay_for_the_selected_agent(gl_view, gl_session):
+    advance(gl_session, 5)
     plain = gl_view.render()
     gl_view.set_debug_visible(False)
     gl_view.select(3)
     assert gl_view.debug.highlight.visible and not gl_view.debug.lines.visible
     gl_view.set_debug_visible(True)  # the default: a selected agent shows its overlay
+    assert not gl_view.debug.lines.visible  # not until a state holds its arrays
+    gl_session.select(3)  # what the app's binding does: the session publishes them
+    gl_session.settle()
     assert gl_view.debug.lines.visible
     overlay = gl_view.render()
     assert np.abs(overlay.astype(int) - plain).sum(axis=-1).astype(bool).sum() > 50
@@ -166,7 +163,7 @@ def test_debug_overlay_for_the_selected_agent(gl_view):
     assert not gl_view.debug.lines.visible and not gl_view.debug.highlight.visible
     # "Every agent of small groups": both groups here are small.
     gl_view.set_debug_all(True)
-    np.testing.assert_array_equal(gl_view._overlay_agents(), np.arange(gl_view.sim.count))
+    np.testing.assert_array_equal(gl_view._overlay_agents(), np.arange(gl_view.layout.count))
 
 
 def _eye(view) -> np.ndarray:
@@ -174,15 +171,15 @@ def _eye(view) -> np.ndarray:
 
 
 @pytest.mark.parametrize("mode", ["turntable", "arcball", "fly"])
-def test_follow_is_a_chase_view_and_stopping_gives_the_camera_back(gl_view, mode):
+def test_follow_is_a_chase_view_and_stopping_gives_the_camera_back(gl_view, gl_session, mode):
     gl_view.set_camera_mode(mode)
     before = np.array(gl_view.rig.camera.transform.matrix)
-    gl_view.sim.step(5)
+    advance(gl_session, 5)
     gl_view.select(7)
     gl_view.follow(7)
-    gl_view.sim.step(10)
-    gl_view.update()
-    agent, heading = gl_view.sim.positions[7], gl_view.sim.velocities[7]
+    advance(gl_session, 10)
+    positions, velocities = gl_session.state.current
+    agent, heading = positions[7], velocities[7]
     offset = _eye(gl_view) - agent
     # Behind and above, several agent lengths away: never inside the agent.
     assert np.linalg.norm(offset) > 8 * gl_view._agent_length
@@ -198,13 +195,13 @@ def test_follow_is_a_chase_view_and_stopping_gives_the_camera_back(gl_view, mode
     np.testing.assert_allclose(gl_view.rig.camera.transform.matrix, before, atol=1e-9)
 
 
-def test_follow_keeps_the_agent_at_the_centre(gl_view):
+def test_follow_keeps_the_agent_at_the_centre(gl_view, gl_session):
     gl_view.select(7)
     gl_view.follow(7)
-    gl_view.sim.step(20)
-    gl_view.update()
-    np.testing.assert_allclose(gl_view.rig.center, gl_view.sim.positions[7])
-    xy, _ = gl_view.project(gl_view.sim.positions[7:8])
+    advance(gl_session, 20)
+    positions = gl_session.state.current[0]
+    np.testing.assert_allclose(gl_view.rig.center, positions[7])
+    xy, _ = gl_view.project(positions[7:8])
     np.testing.assert_allclose(xy[0], (240, 180), atol=1.0)
 
 
@@ -217,42 +214,51 @@ def test_trail_upload_per_frame_does_not_grow_with_trail_length(qtbot, small_sce
             for g in small_scene.groups
         )
         scene = small_scene.replace(groups=groups)
-        sim = Simulation(scene.run_spec)
-        view = SimulationView(scene, sim, size=(160, 120), app="pyqt6")
-        sim.step(2 * length)  # fill (and wrap) the rings
-        view.update()
-        per_frame = []
-        for steps in (1, 1, 2):
-            sim.step(steps)
-            view.update()
-            per_frame.append(view.last_trail_upload_bytes)
-        close_view(view)
+        with Session(scene) as session:
+            view = SimulationView(scene, session.layout, size=(160, 120), app="pyqt6")
+            draw_states(view, session)
+            advance(session, 2 * length)  # fill (and wrap) the rings
+            per_frame = []
+            for steps in (1, 1, 2):
+                advance(session, steps)
+                per_frame.append(view.last_trail_upload_bytes)
+            close_view(view)
         uploads[length] = per_frame
     n = small_scene.agent_count
     assert uploads[8] == uploads[256] == [16 * n, 16 * n, 32 * n]
 
 
-def test_a_reset_between_frames_uploads_the_restarted_trails_whole(qtbot, small_scene):
-    """Even when the run after a reset has more samples than before it, no frame between."""
-    sim = Simulation(small_scene.run_spec)
-    view = SimulationView(small_scene, sim, size=(160, 120), app="pyqt6")
-    sim.step(3)
-    view.update()
-    sim.reset()
-    sim.step(10)  # more samples than were mirrored, all of them new
-    view.update()
-    filled = sum(b.size * b.points.shape[0] for b in sim.trail_buffers)
-    assert view.last_trail_upload_bytes == 16 * filled
-    close_view(view)
+def test_trails_that_missed_states_wait_for_the_whole_rings(qtbot, small_scene):
+    """A view that did not see every state (here: a reset and steps after it, more samples
+    than it had mirrored) must not draw the rings it holds nor take the newest samples for
+    the next ones: it says it is behind, and draws again from the whole rings resent."""
+    with Session(small_scene) as session:
+        view = SimulationView(small_scene, session.layout, size=(160, 120), app="pyqt6")
+        draw_states(view, session)
+        advance(session, 3)
+        assert all(t.node.visible for t in view.trails.groups.values())
+        session.events.state_changed.disconnect()  # no frame between the reset and the steps
+        session.reset()
+        advance(session, 10)
+        view.show_state(session.state)
+        assert view.trails_behind and view.last_trail_upload_bytes == 0
+        assert not any(t.node.visible for t in view.trails.groups.values())
+        session.resend_trails()
+        session.settle()
+        view.show_state(session.state)
+        filled = sum(t.size * t.points.shape[1] for t in session.state.trails)
+        assert view.last_trail_upload_bytes == 16 * filled and not view.trails_behind
+        assert all(t.node.visible for t in view.trails.groups.values())
+        close_view(view)
 
 
 def test_large_scenes_draw_agents_as_dots(qtbot, small_scene, monkeypatch):
     import wander3d.render.view as view_module
 
     monkeypatch.setattr(view_module, "POINTS_THRESHOLD", 10)
-    view = SimulationView(
-        small_scene, Simulation(small_scene.run_spec), size=(200, 150), app="pyqt6"
-    )
+    with Session(small_scene) as session:
+        view = SimulationView(small_scene, session.layout, size=(200, 150), app="pyqt6")
+        draw_states(view, session)
     view.canvas.native.show()
     qtbot.waitExposed(view.canvas.native)
     assert view.agents.dots
@@ -269,12 +275,11 @@ def test_supersampled_render_and_screenshot(gl_view, tmp_path):
     assert _content(written, gl_view.scene.view.background) > 0.01
 
 
-def test_a_screenshot_is_opaque_where_trails_and_agents_blend(gl_view):
+def test_a_screenshot_is_opaque_where_trails_and_agents_blend(gl_view, gl_session):
     """Blending lowers the framebuffer's alpha; a PNG that kept it would show whatever an
     image viewer puts behind it through every trail."""
     for _ in range(20):
-        gl_view.sim.step(2)
-        gl_view.update()
+        advance(gl_session, 2)
     image = gl_view.render()
     assert _content(image, gl_view.scene.view.background) > 0.01
     assert image[..., 3].min() == 255
@@ -286,12 +291,12 @@ def test_headless_render_with_egl(small_scene_file, tmp_path):
         f"""
         import numpy as np
         from wander3d.scene import load_scene
-        from wander3d.engine import Simulation
+        from wander3d.session import Session
         from wander3d.render import render_frame
-        scene = load_scene({str(small_scene_file)!r})
-        sim = Simulation(scene.run_spec)
-        sim.step(20)
-        image = render_frame(scene, sim, size=(160, 120))
+        with Session(load_scene({str(small_scene_file)!r})) as session:
+            session.advance(20)
+            session.settle()
+            image = render_frame(session, size=(160, 120))
         print(image.shape, int((image[..., :3].max(axis=-1) > 100).sum()))
         """
     )
@@ -310,9 +315,9 @@ def test_headless_render_with_egl(small_scene_file, tmp_path):
 def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatch):
     """Qt composes a QOpenGLWidget into its window itself; a swap of the widget's own
     surface on top of that made every on-screen frame wait for the rasteriser."""
-    view = SimulationView(
-        small_scene, Simulation(small_scene.run_spec), size=(200, 150), app="pyqt6"
-    )
+    with Session(small_scene) as session:
+        view = SimulationView(small_scene, session.layout, size=(200, 150), app="pyqt6")
+        draw_states(view, session)
     backend = view.canvas._backend
     swaps = []
     monkeypatch.setattr(backend, "_vispy_swap_buffers", lambda: swaps.append(1))
@@ -320,7 +325,7 @@ def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatc
     view.canvas.events.draw.connect(lambda event: draws.append(1), position="last")
     view.canvas.native.show()
     qtbot.waitExposed(view.canvas.native)
-    view.update()
+    view.show_state(view.state)
     qtbot.waitUntil(lambda: len(draws) >= 1, timeout=5000)
     image = view.canvas.native.grabFramebuffer()
     assert swaps == []
@@ -357,7 +362,7 @@ def test_the_home_view_frames_the_box_centred_with_a_margin(gl_view, orbiting):
 
     gl_view.set_orbiting(orbiting)
     gl_view.render((480, 360))
-    low, high = gl_view.sim.bounds
+    low, high = gl_view.layout.low, gl_view.layout.high
     corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1])
                         for z in (low[2], high[2])])  # fmt: skip
     transform = gl_view.viewbox.scene.node_transform(gl_view.canvas.scene)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from extras_support import missing_extra
+from gl_support import advance
 
 pytest.importorskip("vispy", reason=missing_extra("render"))
 
@@ -64,7 +65,7 @@ def test_a_qt_backend_without_it_is_reported(monkeypatch):
 
 @pytest.mark.gl
 @pytest.mark.app
-def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, monkeypatch):
+def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, gl_session, monkeypatch):
     resolved: list[str] = []
     real = vispy_private.resolve_gl_function
 
@@ -78,8 +79,7 @@ def test_instancing_entry_points_are_resolved_at_the_first_draw(gl_view, monkeyp
     glcompat.ensure_instancing()
     assert resolved == []  # nothing asked of the driver yet
     assert isinstance(gl.glDrawArraysInstanced, glcompat.LazyGLFunction)
-    gl_view.sim.step(2)
-    gl_view.update()
+    advance(gl_session, 2)
     image = gl_view.render()
     assert "glVertexAttribDivisor" in resolved
     assert any(name.endswith("Instanced") for name in resolved)
@@ -131,12 +131,11 @@ def test_a_capability_is_switched_in_draw_order(gl_view):
         assert bool(gl.glIsEnabled(multisample)) == enabled
 
 
-def test_draw_visual_draws_only_a_shown_visual_after_its_preparation(gl_view):
+def test_draw_visual_draws_only_a_shown_visual_after_its_preparation(gl_view, gl_session):
     node = gl_view.trails.groups[0].node
     calls: list[str] = []
     assert not vispy_private.draw_visual(node, lambda program: calls.append("drawn"))  # empty
-    gl_view.sim.step(5)
-    gl_view.update()
+    advance(gl_session, 5)
     gl_view.canvas.set_current()
     node.visible = False
     assert not vispy_private.draw_visual(node, lambda program: calls.append("drawn"))

@@ -3,6 +3,7 @@ engine thread, events on the owner's thread, and no edit ever lost."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from scene_support import REPO, write
 
 from wander3d.engine import Simulation
 from wander3d.scene import MemoryFitError, SceneError, load_scene
-from wander3d.session import Session
+from wander3d.session import Display, Session
 
 SCENE = """
 [scene]
@@ -58,12 +59,27 @@ def session(scene):
     s.close()
 
 
-def test_the_session_steps_on_the_threads_it_was_given(scene):
+@pytest.fixture
+def built(monkeypatch) -> list[Simulation]:
+    """The simulations sessions build from now on, newest last (no one outside the session
+    may hold them: the test looks behind its back)."""
+    simulations: list[Simulation] = []
+
+    class Recorded(Simulation):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            simulations.append(self)
+
+    monkeypatch.setattr("wander3d.session.session.Simulation", Recorded)
+    return simulations
+
+
+def test_the_session_steps_on_the_threads_it_was_given(scene, built):
     s = Session(scene, threads=1)
     try:
-        assert s.simulation.threads == 1
+        assert built[-1].threads == 1 and s.threads == 1
         s.open(scene)
-        assert s.simulation.threads == 1
+        assert len(built) == 2 and built[-1].threads == 1
     finally:
         s.close()
 
@@ -79,9 +95,10 @@ def _slow_steps(monkeypatch, seconds: float = 0.002) -> None:
     monkeypatch.setattr(Simulation, "step", slow)
 
 
-def test_two_edits_within_one_frame_both_land_every_time(session, monkeypatch):
+def test_two_edits_within_one_frame_both_land_every_time(scene, built, monkeypatch):
     """The app once built each edit from the groups it had last seen: a second edit made
     before the first reached the engine put the first one's field back."""
+    session = Session(scene)
     _slow_steps(monkeypatch)
     rng = np.random.default_rng(0)
     for _ in range(40):
@@ -95,7 +112,8 @@ def test_two_edits_within_one_frame_both_land_every_time(session, monkeypatch):
         assert (group.wander.jitter, group.wander.radius) == (jitter, radius)
         assert other.max_speed == jitter
         # And they landed in the simulation itself, not only in what was published.
-        assert session.simulation.groups == session.groups
+        assert built[-1].groups == session.groups
+    session.close()
 
 
 def test_commands_run_in_the_order_asked(session, scene):
@@ -107,7 +125,9 @@ def test_commands_run_in_the_order_asked(session, scene):
     reference = Simulation(scene.run_spec)
     reference.step(10)
     assert session.step == 10 and session.head == 15
-    np.testing.assert_array_equal(session.simulation.positions, reference.positions)
+    positions, velocities = session.state.current
+    np.testing.assert_array_equal(positions, reference.positions.astype(np.float32))
+    np.testing.assert_array_equal(velocities, reference.velocities.astype(np.float32))
     # The edit was logged at step 10: the moment shown has it applied.
     assert session.groups[0].wander.radius == 3.0
 
@@ -266,3 +286,162 @@ def test_resizing_a_group_restarts_the_run_and_counts_as_an_edit(session, scene)
     with pytest.raises(SceneError):
         session.resize_group(0, count=0)
     assert session.agent_count == 62
+
+
+def test_the_sessions_settings_are_read_only_outside(session):
+    """Only the session's methods change what it shows and plays, and they announce it."""
+    for name, value in [
+        ("running", True),
+        ("speed", 2.0),
+        ("selected", 3),
+        ("display", Display(trails=False)),
+        ("state", None),
+        ("path", None),
+        ("layout", None),
+    ]:
+        with pytest.raises(AttributeError):
+            setattr(session, name, value)
+    seen = []
+    session.events.running_changed.connect(seen.append)
+    session.set_running(True)
+    assert session.running and seen == [True]
+
+
+def test_published_states_are_read_only_copies(session):
+    session.select(3)
+    session.advance(5)
+    session.settle()
+    state = session.state
+    arrays = [*state.current, *state.previous, state.overlay.positions, state.overlay.forces]
+    arrays += [a for t in state.trails for a in (t.points, t.breaks)]
+    for array in arrays:
+        assert not array.flags.writeable
+        with pytest.raises(ValueError):
+            array[...] = 0
+    kept = state.current[0].copy()
+    session.advance(5)
+    session.settle()
+    np.testing.assert_array_equal(state.current[0], kept)  # the engine never wrote into it
+
+
+def _mirror(rings: dict, state, layout) -> None:
+    """Apply `state`'s trail publications to `rings` (per group: generation, written, ring)
+    as a renderer does; a publication that does not follow on is an error."""
+    for g, samples in enumerate(state.trails):
+        if samples is None:
+            continue
+        capacity, _ = layout.trails[g]
+        generation, written, ring = rings.get(g, (None, 0, None))
+        if not samples.whole:
+            assert (samples.generation, samples.first) == (generation, written), g
+        else:
+            ring = np.zeros((capacity, *samples.points.shape[1:]), np.float32)
+        ring[np.arange(samples.first, samples.written) % capacity] = samples.points
+        rings[g] = (samples.generation, samples.written, ring)
+
+
+def _ring_of(sim: Simulation, group: int) -> np.ndarray:
+    buffer = sim.trail_buffers[group]
+    ring = np.zeros_like(buffer.slots)
+    filled = buffer.ordered_slots()
+    ring[filled] = buffer.slots[filled]
+    return ring
+
+
+def test_trail_publications_rebuild_the_engines_rings(scene):
+    """Each state brings the trail samples since the last (a hidden group none; it catches
+    up when shown), or whole rings after a jump: applied in order, they are the rings."""
+    a, b = scene.groups  # trails of a sample a step, 40 and 4 long
+    a = dataclasses.replace(a, trail_length=40, trail_seconds=40 * scene.dt)
+    b = dataclasses.replace(b, trail_length=4, trail_seconds=4 * scene.dt)
+    scene = scene.replace(groups=(a, b))
+    session = Session(scene)
+    rings: dict = {}
+    session.events.state_changed.connect(lambda: _mirror(rings, session.state, session.layout))
+    _mirror(rings, session.state, session.layout)
+    reference = Simulation(scene.run_spec)
+
+    def check(step: int, shown: tuple[int, ...]) -> None:
+        while reference.step_count < step:
+            reference.step(1)
+        for g in shown:
+            assert session.state.trails[g] is not None
+            np.testing.assert_array_equal(rings[g][2], _ring_of(reference, g), err_msg=str(g))
+
+    for _ in range(6):
+        session.advance(3)
+    session.settle()
+    check(18, (0, 1))
+    assert not any(t.whole for t in session.state.trails)
+    assert len(session.state.trails[0].points) == 3
+    session.set_group_visible(1, False)
+    session.advance(2)
+    session.settle()
+    assert session.state.trails[1] is None
+    check(20, (0,))
+    session.set_group_visible(1, True)  # publishes at once, with the samples it missed
+    session.settle()
+    assert not session.state.trails[1].whole
+    check(20, (0, 1))
+    session.advance(30)  # more than group 1's ring holds: whole
+    session.settle()
+    assert session.state.trails[1].whole and not session.state.trails[0].whole
+    check(50, (0, 1))
+    session.seek(12)  # a jump back: the rings start again, whole
+    session.settle()
+    assert all(t.whole for t in session.state.trails)
+    reference = Simulation(scene.run_spec)
+    check(12, (0, 1))
+    session.resend_trails()
+    session.settle()
+    assert all(t.whole for t in session.state.trails)
+    session.close()
+
+
+def test_toggles_and_selection_publish_the_overlay_they_ask_for(session):
+    """Paused, a toggle or a selection is published at once: the overlay's arrays cover
+    what is shown now (the selected agent; every agent of the groups of up to 64)."""
+    session.select(7)
+    session.settle()
+    assert session.state.overlay.agents.tolist() == [7]
+    session.set_display(overlay_all=True)
+    session.settle()
+    assert session.state.overlay.agents.tolist() == list(range(42))
+    session.set_group_visible(0, False)
+    session.settle()
+    assert session.state.overlay.agents.tolist() == list(range(30, 42))
+    session.set_display(overlay=False, overlay_all=False)
+    session.settle()
+    assert len(session.state.overlay.agents) == 0
+
+
+def test_an_edit_that_no_longer_fits_the_live_groups_is_refused_on_the_engine(session):
+    """Each edit was valid against the groups collected when it was asked for; applied
+    after the one before it, the second is not (two groups of one name): the engine thread
+    checks again, changes nothing and says why."""
+    rejected = []
+    session.events.edit_rejected.connect(rejected.append)
+    session.edit(0, name="twin")
+    session.edit(1, name="twin")  # checked against group 0 still named "a"
+    session.settle()
+    assert [g.name for g in session.groups] == ["twin", "b"]
+    assert len(rejected) == 1 and "duplicate group name" in rejected[0]
+    session.current_scene()  # the running scene is still a valid one
+
+
+def test_a_burst_of_seeks_runs_only_the_last(session, monkeypatch):
+    from wander3d.session import jobs
+
+    session.advance(30)
+    session.settle()
+    ran = []
+    original = jobs.Seek.apply
+    monkeypatch.setattr(
+        jobs.Seek, "apply", lambda job, run: ran.append(job.step) or original(job, run)
+    )
+    _slow_steps(monkeypatch, 0.05)
+    session.advance(2)  # in flight while the seeks come in
+    for step in (5, 9, 14):
+        session.seek(step)
+    session.settle()
+    assert ran == [14] and session.step == 14

@@ -22,7 +22,10 @@ import pytest
 from chromium_support import Browser, chromium_path
 from scene_support import SCENES
 
+import wander3d.share as wander3d_share
+from wander3d.appearance import TRAIL_FADE_POWER
 from wander3d.cli import main as wander3d
+from wander3d.drawing.trail_plan import MAX_SAGITTA_PX, TIER_STARTS
 from wander3d.scene import load_scene
 from wander3d.share import THREE_VERSION, page_html
 from wander3d.share.look import look
@@ -120,6 +123,23 @@ def test_the_page_draws_with_the_apps_colours_and_proportions():
         debug.FORCE_SCALE,
         debug.HEAD_FRACTION,
     )
+
+
+def test_the_pages_trail_detail_is_the_apps_one_definition():
+    """The viewer has no figures of its own for the trails' levels of detail: it reads those
+    of wander3d.drawing.trail_plan from the config the page is written with."""
+    from wander3d.drawing import trail_plan
+
+    figures = look(load_scene(SCENES / "default.toml"))
+    assert figures["tierStarts"] == list(trail_plan.TIER_STARTS)
+    assert figures["maxSagittaPx"] == trail_plan.MAX_SAGITTA_PX
+    assert figures["mostJoined"] == 2 ** (trail_plan.LEVELS - 1)
+    assert figures["minAlpha"] == trail_plan.MIN_ALPHA
+    viewer = (Path(wander3d_share.__file__).parent / "viewer.mjs").read_text(encoding="utf-8")
+    for key in ("tierStarts", "maxSagittaPx", "mostJoined", "minAlpha"):
+        assert re.search(rf"\b{key}\b", viewer), key
+    for name in ("TIER_STARTS", "MAX_SAGITTA_PX", "MOST_JOINED", "MIN_ALPHA"):
+        assert not re.search(rf"const {name}\b", viewer), f"viewer.mjs defines {name} again"
 
 
 def test_a_folder_that_does_not_exist_is_one_line_naming_the_option(tmp_path, capsys):
@@ -257,10 +277,6 @@ def test_a_tap_selects_an_agent_on_a_phone_held_sideways(default_page):
 
 # ---------------------------------------------------------------- trails' levels of detail
 
-#: render/trail_plan.py: the tiers' starts by age and the head's largest stray (pixels).
-TIER_STARTS = (0.0, 0.5, 0.75)
-MAX_SAGITTA_PX = 0.5
-
 
 def full_trails(browser: Browser, page: Path) -> dict:
     """The default page paused after STEPS steps (a full ring) with the frame-rate guard off:
@@ -310,7 +326,7 @@ def test_trails_join_samples_only_where_the_path_strays_under_a_pixel(browser, d
     age = 0
     for k in strides:
         tier = max(t for t, start in enumerate(TIER_STARTS) if start * span <= age)
-        tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[tier]) ** 2
+        tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[tier]) ** TRAIL_FADE_POWER
         assert pixels * bend * k * k <= tolerance, f"stride {k} at age {age} strays too far"
         age += k
     assert strides[0] > 1 and len(strides) < 0.4 * trail["drawn"]

@@ -1,4 +1,5 @@
-"""Which trail segments a frame draws (wander3d.render.trail_plan): pure arithmetic, no GL."""
+"""Which trail segments a frame draws (wander3d.drawing.trail_plan): pure arithmetic, no GL,
+so a core install tests it."""
 
 from __future__ import annotations
 
@@ -6,17 +7,17 @@ import itertools
 
 import numpy as np
 import pytest
-from extras_support import missing_extra
 
-pytest.importorskip("vispy", reason=missing_extra("render"))
-
-from wander3d.render.trail_plan import (
+from wander3d.drawing.trail_plan import (
     CHUNK,
+    FLAG_WINDOWS,
     LEVELS,
     MAX_SAGITTA_PX,
+    STRIDES,
     TIER_STARTS,
     choose_level,
     drawn_samples,
+    flag_unit,
     index_buffers,
     level_flags,
     partial_indices,
@@ -36,7 +37,7 @@ def drawn_path(head: int, drawn: int, capacity: int, levels: tuple[int, ...]):
         if d.level not in buffers:
             buffers[d.level] = index_buffers(n, capacity, d.level)
         if d.kind == "partial":
-            assert 0 < d.span < 1 << d.level
+            assert 0 < d.span < STRIDES[d.level]
             indices = partial_indices(n, d.span)
         else:
             indices = buffers[d.level][d.kind]
@@ -60,7 +61,7 @@ def test_the_plan_draws_the_visible_trail_once_oldest_to_newest(capacity):
     for level in range(LEVELS):
         coarser = [min(level + k, LEVELS - 1) for k in (1, 2)]
         for levels in ((level,), (level, coarser[0]), (level, *coarser), (level, level, 4)):
-            stride = 1 << max(levels)
+            stride = STRIDES[max(levels)]
             for drawn in range(capacity + 1):
                 for head in range(0, capacity, 1 if capacity <= 16 else 3):
                     path = drawn_path(head, drawn, capacity, levels)
@@ -87,12 +88,16 @@ def test_older_tiers_are_drawn_coarser_at_their_own_levels():
         draws = plan_draws(head=50, drawn=120, capacity=128, levels=levels)
         return sum(d.count for d in draws), {d.level for d in draws if d.kind != "partial"}
 
-    fine, levels = segments((2,))
-    assert levels == {2} and fine == pytest.approx(120 / 4, abs=2)
-    # 64 samples at level 2, 32 at level 3, the 24 oldest at level 4.
-    count, levels = segments((2, 3, 4))
-    assert levels == {2, 3, 4}
+    fine, levels = segments((3,))
+    assert levels == {3} and fine == pytest.approx(120 / 4, abs=2)
+    # 64 samples at stride 4, 32 at stride 8, the 24 oldest at stride 16.
+    count, levels = segments((3, 5, 7))
+    assert levels == {3, 5, 7}
     assert count == pytest.approx(64 / 4 + 32 / 8 + 24 / 16, abs=3)
+    # Strides that do not divide each other: the tiers meet with a shorter segment.
+    count, levels = segments((4, 6, 7))
+    assert levels == {4, 6, 7}
+    assert count == pytest.approx(64 / 6 + 32 / 12 + 24 / 16, abs=4)
     # A tier is never drawn finer than a younger one.
     assert segments((3, 1, 1))[1] == {3}
 
@@ -118,10 +123,10 @@ def test_drawn_samples_hides_the_oldest_of_a_full_ring_and_the_faded_tail():
 
 def test_the_chosen_level_keeps_joined_segments_within_the_sagitta_bound():
     bend = 60.0 * (1 / 60) ** 2 / 8  # the bench's agents: 60 units/s^2, a sample per step
-    for ppu in (0.1, 1.0, 3.4, 10.0, 100.0):
+    for ppu in (0.1, 1.0, 3.4, 6.0, 10.0, 100.0):
         level = choose_level(ppu, bend)
-        assert level == 0 or ppu * bend * 4**level <= MAX_SAGITTA_PX
-        assert level == LEVELS - 1 or ppu * bend * 4 ** (level + 1) > MAX_SAGITTA_PX
+        assert level == 0 or ppu * bend * STRIDES[level] ** 2 <= MAX_SAGITTA_PX
+        assert level == LEVELS - 1 or ppu * bend * STRIDES[level + 1] ** 2 > MAX_SAGITTA_PX
     assert choose_level(float("inf"), bend) == 0  # unknown scale: full detail
     assert choose_level(3.4, bend, max_px=1.0) >= choose_level(3.4, bend)
 
@@ -140,9 +145,21 @@ def test_level_flags_say_whether_a_reflection_happened_within_each_stride(frames
         flags.append(f)
     flags = np.concatenate(flags)
     for j in range(200):
-        for level in range(LEVELS):
-            window = breaks[max(0, j - (1 << level) + 1) : j + 1]
-            np.testing.assert_array_equal(flags[j] >> level & 1, window.any(axis=0))
+        for bit, samples in enumerate(FLAG_WINDOWS):
+            window = breaks[max(0, j - samples + 1) : j + 1]
+            np.testing.assert_array_equal(flags[j] >> bit & 1, window.any(axis=0))
+
+
+def test_the_levels_step_by_about_a_square_root_of_two_and_read_a_window_that_covers_them():
+    """Above stride 2 the coarsest level within a tolerance strays at least 4/9 of it (a
+    segment strays with the square of its stride; strides of 2**L: a quarter), and a segment
+    reads the flag of a window at least as long as it, shorter than two of it."""
+    assert STRIDES[0] == 1 and list(STRIDES) == sorted(set(STRIDES))
+    assert all(b * b <= 2.25 * a * a for a, b in itertools.pairwise(STRIDES[1:]))
+    assert FLAG_WINDOWS[-1] == STRIDES[-1]
+    for span in range(1, STRIDES[-1] + 1):
+        window = FLAG_WINDOWS[int(np.log2(flag_unit(span)))]
+        assert span <= window < 2 * span
 
 
 @pytest.mark.parametrize("capacity", [5, 37, 130])

@@ -20,7 +20,7 @@ from .sampling import (
     SamplePlan,
     Samples,
     plan_samples,
-    sample_simulation,
+    sample_run,
     sample_spec,
 )
 from .stats import COVERAGE_CELLS, GroupCurves, GroupStats, compute_stats, group_stats
@@ -40,7 +40,7 @@ __all__ = [
     "format_table",
     "group_stats",
     "plan_samples",
-    "sample_simulation",
+    "sample_run",
     "sample_spec",
     "to_json",
 ]

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine import RunSpec, Simulation
-from wander3d.engine.recording import SamplePlan, record
+from wander3d.engine import Layout, RunSpec
+from wander3d.engine.recording import SamplePlan, record_run
 
 Array = np.ndarray
 
@@ -67,21 +67,24 @@ class Samples:
         return len(self.times)
 
 
-def sample_simulation(
-    sim: Simulation,
+def sample_run(
+    spec: RunSpec,
     plan: SamplePlan,
     progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
 ) -> Samples:
-    """Advance `sim` by plan.steps steps, recording every agent every plan.steps_per_sample steps.
+    """A fresh run of `spec` (a scene's run_spec) for plan.steps steps, every agent recorded
+    every plan.steps_per_sample steps from its start; it steps on `threads` threads (None: all
+    the engine has).
 
-    The first sample is the simulation's current state. `progress(steps_done)` is called after
-    every kernel call, and so at least after every sample.
+    `progress(steps_done)` is called after every kernel call, and so at least after every
+    sample.
     """
-    t, n = plan.samples, sim.count
+    layout = Layout.of(spec)
+    t, n = plan.samples, layout.count
     headings = np.empty((t, n, 3), dtype=np.float32)
     positions = np.empty((t, n, 3), dtype=np.float32)
     speeds = np.empty((t, n), dtype=np.float32)
-    start = sim.time
 
     def keep(first: int, pos: Array, vel: Array, head: Array) -> None:
         # The recorder hands float64 chunks so that speeds come from the engine's own
@@ -91,18 +94,17 @@ def sample_simulation(
         speeds[first : first + len(vel)] = np.sqrt(np.einsum("kij,kij->ki", vel, vel))
 
     chunk = max(1, _CHUNK_ROWS // max(n, 1))
-    record(sim, plan, keep, chunk=chunk, progress=progress, dtype=np.float64)
-    low, high = sim.bounds
+    record_run(spec, plan, keep, threads=threads, chunk=chunk, progress=progress, dtype=np.float64)
     return Samples(
         interval=plan.interval,
-        times=start + np.arange(t) * plan.interval,
+        times=np.arange(t) * plan.interval,
         headings=headings,
         positions=positions,
         speeds=speeds,
-        group_slices=tuple(sim.group_slices),
-        low=np.asarray(low, dtype=np.float64),
-        high=np.asarray(high, dtype=np.float64),
-        margin=float(sim.enclosure.margin),
+        group_slices=layout.group_slices,
+        low=np.array(layout.low),
+        high=np.array(layout.high),
+        margin=float(spec.enclosure.margin),
     )
 
 
@@ -113,7 +115,6 @@ def sample_spec(
     progress: Callable[[int], None] | None = None,
     threads: int | None = None,
 ) -> Samples:
-    """A fresh Simulation of `spec` (a scene's run_spec), sampled from its start for `seconds`;
-    it steps on `threads` threads (None: all the engine has)."""
-    sim = Simulation(spec, threads=threads)
-    return sample_simulation(sim, plan_samples(sim.dt, seconds, rate), progress)
+    """A fresh run of `spec` (a scene's run_spec), sampled from its start for `seconds` at
+    `rate` samples a second (see sample_run)."""
+    return sample_run(spec, plan_samples(spec.dt, seconds, rate), progress, threads)

@@ -22,10 +22,17 @@ from collections.abc import Callable
 import numpy as np
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 
+from wander3d.drawing.pacing import (
+    MAX_LAG,
+    DrawStride,
+    FrameClock,
+    FrameStats,
+    SpeedMeter,
+    WorkBudget,
+)
 from wander3d.render import SimulationView
 from wander3d.session import Session
 
-from .loop import MAX_LAG, DrawStride, FrameClock, FrameStats, SpeedMeter, WorkBudget
 from .status import status_line
 
 #: How often the status bar's figures refresh (s).
@@ -122,7 +129,9 @@ class FrameLoop(QObject):
         if state.jumped:
             self.meter.reset()
         t0 = time.perf_counter()
-        self.view.update()  # trails and overlay, while the engine is idle
+        self.view.show_state(state)  # trails and overlay, from what the engine published
+        if self.view.trails_behind:
+            self.session.resend_trails()
         self.stats.record(state.seconds * 1e3, (time.perf_counter() - t0) * 1e3)
         self._drawn_key = None
         if not self.session.running or self.now() - self._last_timeline >= TIMELINE_INTERVAL:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from wander3d.drawing.pacing import FrameStats, SpeedMeter
 from wander3d.session import Session
-
-from .loop import FrameStats, SpeedMeter
 
 #: The status bar names the speed reached when it is below this fraction of the one asked.
 SLOW_FRACTION = 0.9

@@ -1,7 +1,8 @@
-"""Keeps the 3D view showing the session: its simulation, display toggles, selection and path.
+"""Keeps the 3D view showing the session: its run, display toggles, selection and path.
 
 The adapter between the Qt-free `Session` (the model) and the vispy `SimulationView`: the view
-learns everything from the session's events, and nothing here keeps state of the run.
+learns everything from the session's events and published states (the frame loop hands it
+each new state), and nothing here keeps state of the run.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class ViewBinding(QObject):
         events.path_changed.connect(self.show_path)
         events.state_changed.connect(self.show_path)  # the path runs up to the step shown
         self._show_display(session.display)
+        view.show_state(session.state)
 
     def set_path_measure(self, measure: str) -> None:
         """Colour the path by `measure` (one of render.path.PATH_MEASURES)."""
@@ -42,7 +44,8 @@ class ViewBinding(QObject):
 
     def _show_simulation(self, reloaded: bool) -> None:
         # The same file read again keeps the camera; another scene starts at its own view.
-        self.view.set_simulation(self.session.scene, self.session.simulation, keep_camera=reloaded)
+        session = self.session
+        self.view.set_simulation(session.current_scene(), session.layout, keep_camera=reloaded)
         self.show_path()  # no path in a new simulation: its scale goes too
 
     def _show_display(self, display: Display) -> None:

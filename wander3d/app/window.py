@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         # have a core and the window answers input while a big scene steps.
         self.session = session = Session(scene, threads=max(1, max_threads() - 1))
         self.view = SimulationView(
-            scene, session.simulation, app=canvas_application(), parent=self, samples=samples
+            scene, session.layout, app=canvas_application(), parent=self, samples=samples
         )
         self.setCentralWidget(embed(self.view.canvas.native, self))
         # First of the session's observers: a new simulation must reach the view first.
@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         events.running_changed.connect(self._show_running)
         events.speed_changed.connect(self._show_speed)
         events.selection_changed.connect(self._show_selection)
+        events.edit_rejected.connect(self._edit_rejected)
         self.frames.statusChanged.connect(self._show_status)
         self.view.canvas.events.mouse_press.connect(self._mouse_press)
         self.view.canvas.events.mouse_release.connect(self._mouse_release)
@@ -240,6 +241,10 @@ class MainWindow(QMainWindow):
             self.session.edit(group, **{key: value})
         except (SceneError, ValueError) as e:
             self.messages.problem("Cannot change the parameter", str(e))
+
+    def _edit_rejected(self, why: str) -> None:
+        # The edit passed against the groups shown but not against the live ones.
+        self.messages.problem("Cannot change the parameter", why)
 
     def resize_group(self, group: int, key: str, value: int) -> None:
         """A group's agent count or trail length: the run starts again with it."""

@@ -3,9 +3,10 @@
 Performance claims live here, never in timed unit tests: every number is measured in the same
 run on the same machine, and the ratios are printed next to them.
 
-Importing it imports the engine and scene layers (numpy, numba) only; the frame benchmark
-(`frames`) imports the render layer, vispy and `reference_drawing` (the original drawing it
-compares against) when it draws.
+Importing it imports the engine, scene and session layers (numpy, numba, psygnal) only; the
+frame benchmark (`frames`), which draws a session's published states as the app does, imports
+the render layer, vispy and `reference_drawing` (the original drawing it compares against)
+when it draws.
 """
 
 from .run import run_benchmark

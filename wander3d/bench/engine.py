@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-from wander3d.engine import GroupParams, RunSpec, Simulation, WanderParams
+from wander3d.engine import GroupParams, RunSpec, WanderParams
+from wander3d.engine.speed import measure_step_rate
 
 #: The benchmark scene: sphere wander, containment on (agents meet the walls), 128-point trails.
 TRAIL_LENGTH = 128
@@ -37,22 +37,7 @@ def benchmark_scene(agents: int, seed: int = 1) -> RunSpec:
 
 
 def measure(agents: int, steps_per_call: int, min_seconds: float = 0.5) -> EngineResult:
-    """Time `Simulation.step(steps_per_call)` calls for at least `min_seconds`; best of 3 runs.
-
-    The first call (which may compile or load the kernel) is not timed.
-    """
-    sim = Simulation(benchmark_scene(agents))
-    sim.step(steps_per_call)
-    # Size one timed run to about min_seconds / 3 from a short probe.
-    probe = time.perf_counter()
-    sim.step(steps_per_call)
-    per_call = max(time.perf_counter() - probe, 1e-7)
-    calls = max(1, int(min_seconds / 3 / per_call))
-    best = 0.0
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(calls):
-            sim.step(steps_per_call)
-        elapsed = time.perf_counter() - start
-        best = max(best, agents * steps_per_call * calls / elapsed)
-    return EngineResult(agents, steps_per_call, best, sim.nbytes / agents)
+    """Time `Simulation.step(steps_per_call)` calls on the benchmark scene of `agents` agents
+    for at least `min_seconds`; best of 3 runs (the engine's measure_step_rate)."""
+    rate = measure_step_rate(benchmark_scene(agents), steps_per_call, min_seconds)
+    return EngineResult(agents, steps_per_call, rate.agent_steps_per_s, rate.bytes_per_agent)

@@ -8,12 +8,16 @@ software), so a frame's draw is timed apart from reading it back.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
 
-from wander3d.engine import Enclosure, GroupParams, Simulation, WanderParams
-from wander3d.scene import Scene
+import numpy as np
+
+from wander3d.engine import Enclosure, GroupParams, WanderParams
+from wander3d.scene import CameraParams, Scene
+from wander3d.session import Session
 
 from .engine import TRAIL_LENGTH
 
@@ -26,7 +30,7 @@ DETAILS = ("reference", "lod")
 class FrameResult:
     """Per-frame costs of one way of drawing trails (`detail`), medians over the frames.
 
-    update_ms: CPU time to push the simulation's arrays into the visuals;
+    update_ms: CPU time to push a published state's arrays into the visuals;
     draw_ms: wall time to draw the frame until the GL finishes it (no read-back);
     gpu_ms: the same frame's GPU time from GL timer queries (None where the driver has none);
     read_ms: time to resolve and read the frame back;
@@ -50,15 +54,30 @@ class FrameResult:
     renderer: str
 
 
-def frame_scene(agents: int, trail_length: int = TRAIL_LENGTH) -> Scene:
-    """The benchmark scene as a Scene: one group of sphere wanderers with trails."""
+def frame_scene(agents: int, trail_length: int = TRAIL_LENGTH, aspect: float = 16 / 9) -> Scene:
+    """The benchmark scene as a Scene: one group of sphere wanderers with trails in the
+    default box, seen from a fixed distance (for a canvas of width / height `aspect`).
+
+    The distance is the one the bench's history was measured at: where the whole box fits
+    the view looking at its centre (render.camera.fit_distance). It is written into the
+    scene so that how the app frames its home view (ace53c6 brought the box 1.33x closer,
+    which drew 1.8x the trail segments) never changes what the benchmark draws.
+    """
+    from wander3d.render.camera import fit_distance
+
     group = GroupParams(
         count=agents,
         trail_length=trail_length,
         trail_seconds=trail_length / 60,  # a point every step
         wander=WanderParams(method="sphere"),
     )
-    return Scene(name="bench", seed=1, dt=1 / 60, enclosure=Enclosure(), groups=(group,))
+    box, camera = Enclosure(), CameraParams()
+    distance = fit_distance(
+        np.asarray(box.min), np.asarray(box.max), camera.fov, aspect, camera.azimuth,
+        camera.elevation,
+    )  # fmt: skip
+    camera = dataclasses.replace(camera, distance=float(distance))
+    return Scene(name="bench", seed=1, dt=1 / 60, enclosure=box, camera=camera, groups=(group,))
 
 
 def measure_frames(
@@ -76,6 +95,22 @@ def measure_frames(
     are filled first, so the ring has wrapped. samples: None takes the app's choice.
     """
     os.environ.setdefault("EGL_PLATFORM", "surfaceless")
+    scene = frame_scene(agents, trail_length, size[0] / size[1])
+    # The app's data path: a session steps the run and publishes each state, the view
+    # draws it (update_ms: applying a state to the visuals, the GUI thread's share).
+    with Session(scene, timeline=False) as session:
+        return _measure(session, scene, size, frames, details, samples)
+
+
+def _measure(
+    session: Session,
+    scene: Scene,
+    size: tuple[int, int],
+    frames: int,
+    details: tuple[str, ...],
+    samples: int | None,
+) -> list[FrameResult]:
+    """measure_frames on `session`'s run of `scene`."""
     from vispy.gloo import gl
 
     from wander3d.render.glcompat import GpuTimer, RenderTarget, is_software_renderer
@@ -84,10 +119,12 @@ def measure_frames(
 
     from .reference_drawing import ReferenceDrawing
 
-    scene = frame_scene(agents, trail_length)
-    sim = Simulation(scene.run_spec)
-    sim.step(trail_length + 1)
-    view = offscreen_view(scene, sim, size=size, backend="egl")
+    view = offscreen_view(scene, session.layout, size=size, backend="egl")
+    view.show_state(session.state)
+    session.events.state_changed.connect(lambda: view.show_state(session.state))
+    session.advance(scene.groups[0].trail_length + 1)  # the ring wraps
+    # No timeout: 129 steps of 100,000 agents took over 10 s on a machine at load 14.
+    session.settle(timeout=None)
     original = ReferenceDrawing(view)
     canvas = view.canvas
     try:
@@ -134,8 +171,8 @@ def measure_frames(
             draw(detail)
         for frame in range(frames * len(details)):
             detail = details[frame % len(details)]
-            sim.step(1)
-            view.update()
+            session.advance(1)
+            session.settle(timeout=None)
             costs = draw(detail)
             costs.update(
                 update_ms=view.last_update_ms,
@@ -151,8 +188,8 @@ def measure_frames(
         view.close()
     return [
         FrameResult(
-            agents=agents,
-            trail_length=trail_length,
+            agents=session.agent_count,
+            trail_length=scene.groups[0].trail_length,
             width=size[0],
             height=size[1],
             detail=detail,

@@ -21,8 +21,8 @@ from vispy.visuals import Visual
 from vispy.visuals.shaders import ModularProgram
 
 from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
+from wander3d.drawing.trail_plan import FLAG_SCALE, agent_rows
 from wander3d.render import SimulationView
-from wander3d.render.trail_plan import FLAG_SCALE, agent_rows
 from wander3d.render.trails import (
     TRAIL_GL_STATE,
     TRAIL_WIDTH,

@@ -12,9 +12,12 @@ import sys
 from pathlib import Path
 
 from wander3d.arguments import positive_float, positive_int
-from wander3d.engine import Simulation
-from wander3d.engine.recording import SamplePlan, steps_for_seconds, steps_per_sample
-from wander3d.engine.recording import record as record_samples
+from wander3d.engine.recording import (
+    SamplePlan,
+    record_run,
+    steps_for_seconds,
+    steps_per_sample,
+)
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.export import (
     CHUNK_ROWS,
@@ -216,9 +219,8 @@ def _chunk_samples(agents: int, samples: int) -> int:
 def _simulate(scene: Scene, plan: SamplePlan, writer: TrajectoryWriter | None) -> None:
     """Run the plan's steps, handing its samples to `writer` in chunks (the engine's recorder)."""
     compile_kernel(on_slow=compiling_notice)
-    sim = Simulation(scene.run_spec)
     progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
     consume = writer.write if writer is not None else None
     chunk = _chunk_samples(scene.agent_count, plan.samples)
-    record_samples(sim, plan, consume, chunk=chunk, progress=progress.update)
+    record_run(scene.run_spec, plan, consume, chunk=chunk, progress=progress.update)
     progress.finish(plan.steps)

@@ -20,7 +20,7 @@ from wander3d.analysis.sampling import (
     DEFAULT_SAMPLE_RATE,
     Samples,
     plan_samples,
-    sample_simulation,
+    sample_run,
 )
 from wander3d.analysis.stats import (
     MAX_LAG_S,
@@ -36,7 +36,7 @@ from wander3d.analysis.tracks import (
     headings_from_positions,
 )
 from wander3d.arguments import positive_float
-from wander3d.engine import GroupParams, Simulation
+from wander3d.engine import GroupParams
 from wander3d.engine.warmup import compile_kernel, compiling_notice
 from wander3d.export import Provenance
 from wander3d.scene import check_fits, memory_budget
@@ -194,9 +194,8 @@ def main(args: argparse.Namespace) -> int:
     with output_option("--plot", plot_path) if plot_path else contextlib.nullcontext() as plot_file:
         # The first run ever compiles the engine's kernel: say why nothing moves for a while.
         compile_kernel(on_slow=compiling_notice)
-        sim = Simulation(scene.run_spec)
         progress = Progress(sys.stderr, plan.steps, scene.agent_count, scene.dt)
-        samples = sample_simulation(sim, plan, progress.update)
+        samples = sample_run(scene.run_spec, plan, progress.update)
         progress.finish(plan.steps)
         report = _report(
             _with_headings(samples, args.headings),

@@ -3,11 +3,16 @@
 It imports numpy, numba (the step's kernel) and the standard library only, and no other
 layer of wander3d: no Qt, no vispy, so it runs where there is no display. It is the only layer
 that imports numba: how many threads the kernel runs on is a setting of each `Simulation`.
-A Simulation runs from a `RunSpec`; what each wander method is, `methods.METHOD_TABLE` says.
-Recording a run (its sample plan, the batched stepping loop, samples handed out in chunks) is
-`recording` alone: `wander3d run`, the analysis and the session's path tracer all use it.
+A Simulation runs from a `RunSpec`, and its shape (agents, groups, box, trail rings) is the
+spec's `Layout`; what each wander method is, `methods.METHOD_TABLE` says. Recording a run (its
+sample plan, the batched stepping loop, samples handed out in chunks) is `recording` alone:
+`wander3d run` and the analysis record fresh runs through `record_run`, and the session's
+timeline and path tracer step through its loop. Only the engine and the session hold a
+Simulation: others get samples, a `Layout`, a `start_state` or, from the session, published
+states (timing the stepping itself is `speed`'s).
 """
 
+from .layout import Layout
 from .methods import METHOD_KEYS, METHODS
 from .params import (
     FIXED_GROUP_FIELDS,
@@ -18,7 +23,7 @@ from .params import (
     RunSpec,
     WanderParams,
 )
-from .simulation import Simulation
+from .simulation import Simulation, start_state
 from .snapshot import Snapshot
 from .threads import max_threads
 from .trails import TrailBuffer, TrailView
@@ -31,6 +36,7 @@ __all__ = [
     "STEERING_MODES",
     "Enclosure",
     "GroupParams",
+    "Layout",
     "RunSpec",
     "Simulation",
     "Snapshot",
@@ -38,4 +44,5 @@ __all__ = [
     "TrailView",
     "WanderParams",
     "max_threads",
+    "start_state",
 ]

@@ -1,8 +1,9 @@
 """The one recorder: how a run is sampled, and the loop that steps it and hands out samples.
 
 `wander3d run` (to a trajectory writer), `wander3d stats`, sweeps and tuning (through
-`wander3d.analysis.sampling`) all record through `record`; the rounding of a sample rate to a
-whole number of steps lives in `steps_per_sample` only.
+`wander3d.analysis.sampling`) all record a fresh run through `record_run`, which keeps the
+simulation to itself; the rounding of a sample rate to a whole number of steps lives in
+`steps_per_sample` only.
 
 The kernel writes the samples itself, many per call (`Simulation.step_sampled`): a sampled
 run costs about what the engine's own steps do, not a kernel call per sample.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .params import RunSpec
 from .simulation import Simulation
 
 Array = np.ndarray
@@ -141,6 +143,23 @@ def advance(
                 stop = min(stop, target)
         sim.step(stop - now)
         yield stop
+
+
+def record_run(
+    spec: RunSpec,
+    plan: SamplePlan,
+    consume: Consumer | None,
+    *,
+    threads: int | None = None,
+    chunk: int = 1,
+    progress: Callable[[int], None] | None = None,
+    batch: int | None = None,
+    dtype: type = np.float32,
+) -> None:
+    """`record` a fresh run of `spec` from its start, stepping on `threads` threads (None:
+    all the engine has); the other arguments as `record`'s."""
+    sim = Simulation(spec, threads=threads)
+    record(sim, plan, consume, chunk=chunk, progress=progress, batch=batch, dtype=dtype)
 
 
 def record(

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import itertools
 from typing import Any
 
 import numpy as np
 
 from . import kernel
+from .layout import Layout
 from .methods import State, traits
 from .params import FIXED_GROUP_FIELDS, Enclosure, GroupParams, RunSpec
 from .snapshot import Snapshot
 from .threads import max_threads, use_threads
-from .trails import TrailBuffer, TrailView, trail_layout
+from .trails import TrailBuffer, TrailView
 from .vecmath import dot, flatten_y, normalize, perpendicular, random_unit
 
 Array = np.ndarray
@@ -70,22 +70,19 @@ class Simulation:
         self.enclosure: Enclosure = spec.enclosure
         self._initial_groups: tuple[GroupParams, ...] = tuple(spec.groups)
         self.groups: tuple[GroupParams, ...] = self._initial_groups
-        counts = [g.count for g in self.groups]
-        starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        self.group_slices: tuple[slice, ...] = tuple(
-            slice(int(a), int(b)) for a, b in itertools.pairwise(starts)
-        )
-        self.count = int(starts[-1])
-        self.group_index: Array = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-        self._low = np.asarray(self.enclosure.min, dtype=np.float64)
-        self._high = np.asarray(self.enclosure.max, dtype=np.float64)
+        #: The run's shape (agents, groups, box, trail rings); see engine.layout.
+        self.layout = Layout.of(spec)
+        self.group_slices: tuple[slice, ...] = self.layout.group_slices
+        self.count = self.layout.count
+        # Writable copies: the kernel is compiled for writable arrays.
+        self.group_index: Array = self.layout.group_index.copy()
+        self._low = self.layout.low.copy()
+        self._high = self.layout.high.copy()
         self._margin = float(self.enclosure.margin)
         self._seed_key = np.uint64(kernel.mix(np.uint64(self.seed) ^ _SEED_SALT))
 
         # All groups' trail rings end to end in one store, so the kernel writes them directly.
-        self._trail_layouts = tuple(
-            trail_layout(g.trail_length, g.trail_seconds, self.dt) for g in self.groups
-        )
+        self._trail_layouts = self.layout.trails
         capacities = [capacity for capacity, _ in self._trail_layouts]
         sizes = [g.count * c for g, c in zip(self.groups, capacities, strict=True)]
         bases = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -551,6 +548,12 @@ def _check_fixed(old: GroupParams, new: GroupParams) -> None:
     for key in FIXED_GROUP_FIELDS:
         if getattr(new, key) != getattr(old, key):
             raise ValueError(f"{key} cannot change in a running simulation")
+
+
+def start_state(spec: RunSpec) -> Snapshot:
+    """The state a run of `spec` starts from, as a copy: what its Simulation draws (numpy's
+    generator and, for vertical < 1, the short settling run) and would hand over first."""
+    return Simulation(spec, threads=1).snapshot()
 
 
 def _turn_about_y(v: Array, angle: Array) -> Array:

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wander3d.engine import GroupParams, Simulation
+from wander3d.engine import GroupParams, Layout, Snapshot, start_state
 from wander3d.engine.methods import traits
 from wander3d.scene import Scene, schema
 
 #: The start state's doubles per agent, in start.txt's order (docs/ports.md, "Start"): the
-#: Simulation attribute and its columns.
+#: array of the start state (a Simulation attribute's name) and its columns.
 START_DOUBLES = (
     ("_positions", 3),
     ("_velocities", 3),
@@ -114,25 +114,26 @@ def plan_port(scene: Scene, names: list[str] | None = None) -> PortPlan:
     run), read from a fresh Simulation; ports start from it rather than re-implement numpy.
     """
     scene = restrict(scene, names)
-    sim = Simulation(scene.run_spec, threads=1)
+    layout = Layout.of(scene.run_spec)
     groups = tuple(
         GroupPort(g, traits(g.wander.method).id, sl.start)
-        for g, sl in zip(scene.groups, sim.group_slices, strict=True)
+        for g, sl in zip(scene.groups, layout.group_slices, strict=True)
     )
-    return PortPlan(scene, groups, start_text(sim))
+    return PortPlan(scene, groups, start_text(start_state(scene.run_spec), layout))
 
 
-def start_text(sim: Simulation) -> str:
-    """start.txt of `sim`'s current state: a line per agent of hex doubles (docs/ports.md)."""
-    arrays = sim.snapshot().arrays
+def start_text(start: Snapshot, layout: Layout) -> str:
+    """start.txt of a run's `start` state, shaped as `layout`: a line per agent of hex
+    doubles (docs/ports.md)."""
+    arrays, count = start.arrays, layout.count
     doubles = np.concatenate(
-        [arrays[name].reshape(sim.count, width) for name, width in START_DOUBLES], axis=1
+        [arrays[name].reshape(count, width) for name, width in START_DOUBLES], axis=1
     ).astype(np.float64)
     bits = doubles.view(np.uint64)
     keys = arrays["_noise_keys"].astype(np.uint64)
-    lines = [START_HEADER, f"agents {sim.count}"]
-    for i in range(sim.count):
-        fields = [str(int(sim.group_index[i]))]
+    lines = [START_HEADER, f"agents {count}"]
+    for i in range(count):
+        fields = [str(int(layout.group_index[i]))]
         fields += [f"{int(b):016x}" for b in bits[i]]
         fields += [f"{int(k):016x}" for k in keys[i]]
         lines.append(" ".join(fields))

@@ -21,8 +21,9 @@ from wander3d.appearance import (
     TARGET_COLOR,
     VELOCITY_COLOR,
 )
-from wander3d.engine import Simulation
+from wander3d.engine import GroupParams, Layout
 from wander3d.engine.methods import traits
+from wander3d.session import Overlay
 
 
 def _unit_sphere() -> np.ndarray:
@@ -54,32 +55,31 @@ def _arrows(origins: np.ndarray, vectors: np.ndarray) -> np.ndarray:
 
 
 def debug_geometry(
-    sim: Simulation, agents: np.ndarray
+    overlay: Overlay, groups: tuple[GroupParams, ...], layout: Layout
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Overlay geometry for `agents` (int indices).
+    """Overlay geometry for the agents of `overlay` (a published state's arrays), with
+    `groups` the live group parameters of that state and `layout` its run's shape.
 
     Returns (pos, colors, targets): line segment end points (2k, 3) float32 (pairs form
     segments), their RGBA colours (2k, 4) float32, and the (n, 3) float32 target points.
     Seek agents get no sphere: their target is a point of the box, joined to the agent.
     """
-    agents = np.asarray(agents, dtype=np.int64)
+    agents = overlay.agents
     if len(agents) == 0:
         empty = np.zeros((0, 3), np.float32)
         return empty, np.zeros((0, 4), np.float32), empty
-    groups = sim.groups
-    gi = sim.group_index[agents]
+    gi = layout.group_index[agents]
     seek = np.array([not traits(groups[g].wander.method).state.on_sphere for g in gi])
     max_speed = np.array([groups[g].max_speed for g in gi])
     max_force = np.array([groups[g].max_force for g in gi])
     reach = np.array([groups[g].wander.distance + groups[g].wander.radius for g in gi])
     # Seek has no sphere to size arrows by; use a tenth of the box.
-    low, high = sim.bounds
-    reach = np.where(seek | (reach <= 0), 0.1 * float(np.max(high - low)), reach)
+    reach = np.where(seek | (reach <= 0), 0.1 * layout.extent, reach)
 
-    p = sim.positions[agents]
-    targets = sim.wander_points[agents]
-    centers = sim.wander_centers[agents]
-    radii = sim.wander_radii[agents]
+    p = overlay.positions
+    targets = overlay.wander_points
+    centers = overlay.wander_centers
+    radii = overlay.wander_radii
     segs: list[np.ndarray] = []
     colors: list[np.ndarray] = []
 
@@ -96,8 +96,8 @@ def debug_geometry(
         add(np.stack([centers[wander], targets[wander]], axis=1), TARGET_COLOR)
     if seek.any():
         add(np.stack([p[seek], targets[seek]], axis=1), TARGET_COLOR)
-    velocity = sim.velocities[agents] / max_speed[:, None] * reach[:, None]
-    force = sim.forces[agents] / max_force[:, None] * (FORCE_SCALE * reach)[:, None]
+    velocity = overlay.velocities / max_speed[:, None] * reach[:, None]
+    force = overlay.forces / max_force[:, None] * (FORCE_SCALE * reach)[:, None]
     add(_arrows(p, velocity), VELOCITY_COLOR)
     add(_arrows(p, force), FORCE_COLOR)
     pos = np.concatenate(segs).astype(np.float32)
@@ -125,9 +125,16 @@ class DebugLayer:
         self.targets.set_data(placeholder)
         self.highlight.set_data(placeholder)
 
-    def update(self, sim: Simulation, overlay: np.ndarray, selected: int | None) -> None:
-        """Show the overlay for `overlay` agents (indices) and a ring on `selected`."""
-        pos, colors, targets = debug_geometry(sim, overlay)
+    def update(
+        self,
+        overlay: Overlay,
+        groups: tuple[GroupParams, ...],
+        layout: Layout,
+        ring: np.ndarray | None,
+    ) -> None:
+        """Show the overlay of `overlay`'s agents (see debug_geometry) and a ring at `ring`,
+        the selected agent's (3,) position (units), or none."""
+        pos, colors, targets = debug_geometry(overlay, groups, layout)
         shown = len(pos) > 0
         self.lines.visible = self.targets.visible = shown
         if shown:
@@ -135,10 +142,10 @@ class DebugLayer:
             self.targets.set_data(
                 targets, face_color=TARGET_COLOR, edge_color=(0, 0, 0, 0.6), size=7, edge_width=1
             )
-        self.highlight.visible = selected is not None
-        if selected is not None:
+        self.highlight.visible = ring is not None
+        if ring is not None:
             self.highlight.set_data(
-                sim.positions[selected : selected + 1].astype(np.float32),
+                np.asarray(ring, np.float32).reshape(1, 3),
                 face_color=(0, 0, 0, 0),
                 edge_color=HIGHLIGHT_COLOR,
                 size=22,

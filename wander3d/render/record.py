@@ -1,8 +1,9 @@
 """Headless recording: a scene rendered offscreen to a PNG (its last frame), an MP4 or a GIF.
 
-Uses the same SimulationView as the app, on vispy's EGL backend (Mesa's surfaceless platform:
-no display needed) unless told otherwise. Video goes through imageio (MP4 with the ffmpeg that
-imageio-ffmpeg ships, GIF with Pillow).
+Uses the same session and SimulationView as the app, on vispy's EGL backend (Mesa's
+surfaceless platform: no display needed) unless told otherwise: the session steps the run on
+its engine thread and publishes each state, which the view draws. Video goes through imageio
+(MP4 with the ffmpeg that imageio-ffmpeg ships, GIF with Pillow).
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from wander3d.engine import Simulation
 from wander3d.files import unknown_format
 from wander3d.scene import Scene
+from wander3d.session import Session
 
 FORMATS = (".png", ".mp4", ".gif")
 #: GIF frame delays are whole hundredths of a second, and browsers and most viewers show a
 #: delay under 2/100 s as 10/100 s: 50 frames per second is the fastest a GIF plays as asked.
 GIF_MAX_FPS = 50.0
+#: Agent-steps per engine job between two progress reports (and a state drawn).
+PROGRESS_AGENT_STEPS = 200_000
 
 
 class RecordError(ValueError):
@@ -124,52 +127,54 @@ def record(
     from .offscreen import offscreen_view
 
     def finish(image: np.ndarray) -> np.ndarray:
-        return annotate(image, scene, sim.step_count * scene.dt) if legend else image
+        return annotate(image, scene, session.step * scene.dt) if legend else image
 
     suffix = check_request(out, size, fps)
-    sim = Simulation(scene.run_spec)
     total_steps = max(1, round(seconds / scene.dt))
-    stepping = [0.0]  # seconds inside Simulation.step
-    try:
-        view = offscreen_view(scene, sim, size=size, backend=backend)
-    except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
-        raise GLUnavailable(f"{backend}: {error}") from error
-    try:
-        if orbit:
-            view.set_orbiting(True)
-        if suffix == ".png":
-            _advance(sim, total_steps, on_step, stepping)
-            view.update()
-            view.orbit(orbit * seconds)
-            write_png(str(out), finish(view.render(size, supersample=2)))
-            return Recording(out, 1, size, stepping[0])
-        frames = max(1, math.ceil(seconds * fps - 1e-9))
-        with _video_writer(out, suffix, fps, frames) as append:
-            for frame in range(1, frames + 1):
-                target = min(total_steps, round(frame / fps / scene.dt))
-                _advance(sim, target - sim.step_count, on_step, stepping)
-                view.update()
-                view.orbit(orbit / fps)
-                append(finish(view.render(size)[..., :3]))
-        return Recording(out, frames, size, stepping[0])
-    finally:
-        view.close()
+    # Forward only: no checkpoints to seek back with.
+    stepping = [0.0]  # seconds the session took to step
+    with Session(scene, timeline=False) as session:
+        try:
+            view = offscreen_view(scene, session.layout, size=size, backend=backend)
+        except Exception as error:  # vispy raises plain RuntimeErrors for a failed context
+            raise GLUnavailable(f"{backend}: {error}") from error
+        # Every state the session publishes, in order, as the app's view gets them.
+        view.show_state(session.state)
+        session.events.state_changed.connect(lambda: view.show_state(session.state))
+        try:
+            if orbit:
+                view.set_orbiting(True)
+            if suffix == ".png":
+                _advance(session, total_steps, on_step, stepping)
+                view.orbit(orbit * seconds)
+                write_png(str(out), finish(view.render(size, supersample=2)))
+                return Recording(out, 1, size, stepping[0])
+            frames = max(1, math.ceil(seconds * fps - 1e-9))
+            with _video_writer(out, suffix, fps, frames) as append:
+                for frame in range(1, frames + 1):
+                    target = min(total_steps, round(frame / fps / scene.dt))
+                    _advance(session, target, on_step, stepping)
+                    view.orbit(orbit / fps)
+                    append(finish(view.render(size)[..., :3]))
+            return Recording(out, frames, size, stepping[0])
+        finally:
+            view.close()
 
 
 def _advance(
-    sim: Simulation, steps: int, on_step: Callable[[int], None] | None, stepping: list[float]
+    session: Session, target: int, on_step: Callable[[int], None] | None, stepping: list[float]
 ) -> None:
-    """Step `sim` `steps` times, adding the seconds it took to stepping[0]."""
-    # Chunks keep the progress bar moving on big scenes without per-step call overhead.
-    chunk = max(1, 200_000 // max(sim.count, 1))
-    while steps > 0:
-        n = min(chunk, steps)
+    """Step `session`'s run to step `target`, in jobs of about PROGRESS_AGENT_STEPS
+    agent-steps (the progress bar moves on big scenes without a job per step), adding the
+    seconds it took to stepping[0]."""
+    chunk = max(1, PROGRESS_AGENT_STEPS // max(session.agent_count, 1))
+    while session.step < target:
         start = time.perf_counter()
-        sim.step(n)
+        session.advance(min(chunk, target - session.step))
+        session.settle(timeout=None)
         stepping[0] += time.perf_counter() - start
-        steps -= n
         if on_step is not None:
-            on_step(sim.step_count)
+            on_step(session.step)
 
 
 def _check_video(out: Path) -> None:

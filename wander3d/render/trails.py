@@ -1,10 +1,10 @@
 """Trails: each group's trail ring buffer mirrored on the GPU and faded by age in the shader.
 
-Per frame the CPU writes only the samples the engine took since the last frame (16 bytes per
-agent per sample) into the GPU copy of the ring and sets a few uniforms; fading happens in the
-shaders, and `trail_plan` picks which slot ranges to draw and how coarsely, from the ring's
-head alone. So a frame's CPU cost and upload grow with the number of agents, never with the
-trail length.
+Per frame the CPU writes only the samples the session published since the last frame (16
+bytes per agent per sample; wander3d.session's TrailSamples) into the GPU copy of the ring and
+sets a few uniforms; fading happens in the shaders, and `trail_plan` picks which slot ranges
+to draw and how coarsely, from the ring's head alone. So a frame's CPU cost and upload grow
+with the number of agents, never with the trail length.
 """
 
 from __future__ import annotations
@@ -15,21 +15,23 @@ from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 
 from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
-from wander3d.engine import TrailBuffer
-
-from .screen_scale import pixels_per_unit
-from .trail_plan import (
+from wander3d.drawing.trail_plan import (
     FLAG_SCALE,
     NO_RECENT_REFLECTION,
+    STRIDES,
     Draw,
     choose_level,
     drawn_samples,
+    flag_unit,
     index_buffers,
     level_flags,
     partial_indices,
     plan_draws,
     tier_tolerances,
 )
+from wander3d.session import TrailSamples
+
+from .screen_scale import pixels_per_unit
 from .vispy_private import draw_visual, index_prefix, set_gl_capability
 
 #: Trail line width in logical pixels.
@@ -58,7 +60,7 @@ attribute vec3 a_position;
 attribute float a_key;     // (slot + 1) * {FLAG_SCALE} + flags, 0 if never written
 uniform float u_head;      // ring slot the next sample goes into
 uniform float u_capacity;  // slots in the ring
-uniform float u_flag_unit; // the power of two >= samples per drawn segment: the flag to read
+uniform float u_flag_unit; // 2**b for the flag bit b of the segment's stride (flag_unit)
 uniform float u_alpha;
 uniform float u_fade_power;
 varying float v_alpha;
@@ -67,7 +69,7 @@ flat out float v_broken;   // a wall reflection within the segment that ends her
 void main() {{
     float slot = floor(a_key * (1.0 / {FLAG_SCALE}.0)) - 1.0;
     float flags = a_key - (slot + 1.0) * {FLAG_SCALE}.0;
-    // Flag bit log2(unit): a reflection within the `unit` samples up to this one.
+    // Flag bit log2(unit): a reflection within a window of samples up to this one.
     v_broken = mod(floor(flags / u_flag_unit), 2.0);
     float age = mod(u_head - 1.0 - slot + u_capacity, u_capacity);  // 0: the newest sample
     v_alpha = u_alpha * pow(clamp(1.0 - age / u_capacity, 0.0, 1.0), u_fade_power);
@@ -92,10 +94,11 @@ class TrailVisual(Visual):
     GPU layout: two rings of `capacity` blocks of `n_agents` rows, slot-major, so one engine
     sample is one contiguous write to each. Row s * n + a holds agent a's sample in slot s:
     its position (x, y, z) in one ring, its key (s + 1) * FLAG_SCALE + flags in the other
-    (bit L of flags: the agent was reflected at a wall within the last 2**L samples, so
-    segments joining 2**L samples hide there; key 0: never written). The positions go up as
-    the engine stores them, without interleaving (the costliest part of a frame's upload at
-    a million agents). Static index buffers per level of detail are built on first use.
+    (bit b of flags: the agent was reflected at a wall within the last FLAG_WINDOWS[b]
+    samples, so segments joining up to that many samples hide there; key 0: never
+    written). The positions go up as the engine stores them, without interleaving (the
+    costliest part of a frame's upload at a million agents). Static index buffers per level
+    of detail are built on first use.
 
     Attributes: `bend` (see trail_plan.choose_level), `corners` ((8, 3) world points that
     bound the trails, for the level of detail), `last_segments` (segments drawn by the last
@@ -188,9 +191,9 @@ class TrailVisual(Visual):
         reflection flags (trail_plan.level_flags). Returns the bytes uploaded.
         """
         k = len(points)
-        # A copy: vispy sends the data when the frame is drawn, and the engine may be
-        # writing its next samples into the same memory by then.
-        positions = np.array(points, dtype=np.float32).reshape(-1, 3)
+        # Published samples are read-only copies: vispy may send them when the frame is
+        # drawn without a copy of its own.
+        positions = np.ascontiguousarray(points, dtype=np.float32).reshape(-1, 3)
         slots = np.arange(first_slot + 1, first_slot + k + 1, dtype=np.float32)[:, None]
         keys = (slots * FLAG_SCALE + flags).reshape(-1)
         offset = first_slot * self.n_agents
@@ -243,9 +246,9 @@ class TrailVisual(Visual):
         if d.first_slot not in self._rings_from:
             row = d.first_slot * self.n_agents
             self._rings_from[d.first_slot] = (self._positions[row:], self._keys[row:])
-        stride = d.span if d.kind == "partial" else 1 << d.level
+        stride = d.span if d.kind == "partial" else STRIDES[d.level]
         program["a_position"], program["a_key"] = self._rings_from[d.first_slot]
-        program["u_flag_unit"] = float(1 << (stride - 1).bit_length())
+        program["u_flag_unit"] = flag_unit(stride)
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
 
@@ -257,38 +260,50 @@ Trail = create_visual_node(TrailVisual)
 
 
 class GroupTrail:
-    """Keeps one group's GPU ring (`node`, a Trail) in step with the engine's `TrailBuffer`."""
+    """Keeps one group's GPU ring (`node`, a Trail) in step with the session's publications
+    of the group's trail (TrailSamples), applied in the order published.
 
-    def __init__(self, buffer: TrailBuffer, node) -> None:
-        self.buffer = buffer
+    `current`: the ring holds the samples of the last state shown (it may be drawn);
+    `behind`: a publication could not be applied (samples were missed): the ring waits for
+    a whole one.
+    """
+
+    def __init__(self, node) -> None:
         self.node = node
-        self._mirrored = 0  # samples_written already on the GPU
-        self._generation = -1  # the buffer's generation on the GPU; -1: nothing yet
+        self._mirrored = 0  # samples written, up to the newest on the GPU
+        self._generation = -1  # the ring's generation on the GPU; -1: nothing yet
         # Per agent, samples since its last wall reflection up to the newest mirrored one.
         self._since = np.full(node.n_agents, NO_RECENT_REFLECTION, np.uint8)
+        self.current = False
+        self.behind = False
 
-    def sync(self) -> int:
-        """Upload the samples written since the last sync; returns the bytes uploaded.
+    def show(self, samples: TrailSamples | None) -> int:
+        """Apply the group's publication with a state (None: none, the ring is not that
+        state's); returns the bytes uploaded.
 
-        Normally that is the one or two samples of this frame's steps. After a reset (a new
-        generation) or a jump of more than a ring's worth, the whole filled ring is written
-        again: that is the only time the cost depends on the trail length.
+        Normally that is the one or two samples of this frame's steps. A whole ring (after
+        a reset, a jump, or when asked for) is written whole: the only time the cost
+        depends on the trail length.
         """
-        b = self.buffer
-        written = b.samples_written
-        new = written - self._mirrored
-        if b.generation != self._generation or new > b.capacity:
-            new = b.size
+        if samples is None:
+            self.current = False
+            return 0
+        follows = samples.generation == self._generation and samples.first == self._mirrored
+        if not (samples.whole or follows):
+            self.current, self.behind = False, True
+            return 0
+        if samples.whole:
             self._since[:] = NO_RECENT_REFLECTION  # those before the oldest sample are gone
-        self._generation = b.generation
-        sent = 0
-        for first, count in _slot_runs(written - new, new, b.capacity):
-            # The engine's slot-major views: each run is one contiguous block.
-            slots = slice(first, first + count)
-            flags, self._since = level_flags(b.slot_breaks[slots], self._since)
-            sent += self.node.write(first, b.slots[slots], flags)
-        self._mirrored = written
-        self.node.set_ring_state(head=b.head, size=b.size)
+        sent = row = 0
+        for slot, count in _slot_runs(samples.first, len(samples.points), samples.capacity):
+            # Each run of slots is one contiguous block of the ring.
+            rows = slice(row, row + count)
+            flags, self._since = level_flags(samples.breaks[rows], self._since)
+            sent += self.node.write(slot, samples.points[rows], flags)
+            row += count
+        self._generation, self._mirrored = samples.generation, samples.written
+        self.node.set_ring_state(head=samples.head, size=samples.size)
+        self.current, self.behind = True, False
         return sent
 
 
@@ -308,33 +323,47 @@ def _slot_runs(first_sample: int, count: int, capacity: int) -> list[tuple[int, 
 class TrailsLayer:
     """Every group's trails: one Trail node per group that has a trail.
 
-    `set_level_of_detail` tells the nodes how sharply each group can turn and where the
-    trails are, so each frame can join samples that share a pixel.
+    shapes: per group (capacity, every) of its ring (Layout.trails); counts: agents per
+    group. A group's trail is drawn when it is visible and its ring holds the last state
+    shown. `set_level_of_detail` tells the nodes how sharply each group can turn and where
+    the trails are, so each frame can join samples that share a pixel.
     """
 
-    def __init__(self, parent, buffers, colors: list[tuple[float, float, float]]) -> None:
+    def __init__(
+        self,
+        parent,
+        shapes: tuple[tuple[int, int], ...],
+        counts: list[int],
+        colors: list[tuple[float, float, float]],
+    ) -> None:
         self.groups: dict[int, GroupTrail] = {}
-        for i, b in enumerate(buffers):
-            if b.capacity >= 2 and b.points.shape[0] > 0:
-                node = Trail(b.points.shape[0], b.capacity, colors[i], parent=parent)
+        for i, ((capacity, _), count) in enumerate(zip(shapes, counts, strict=True)):
+            if capacity >= 2 and count > 0:
+                node = Trail(count, capacity, colors[i], parent=parent)
                 node.order = 2
-                self.groups[i] = GroupTrail(b, node)
+                self.groups[i] = GroupTrail(node)
         self._group_visible = dict.fromkeys(self.groups, True)
         self._visible = True
-        #: Bytes written to the GPU by the last `update` (for tests and the status bar).
+        self._apply()
+        #: Bytes written to the GPU by the last `show` (for tests and the status bar).
         self.last_upload_bytes = 0
 
-    def update(self) -> int:
-        """Mirror new samples of every shown group; returns (and records) the bytes uploaded.
-
-        Hidden trails are not synced; they catch up when shown again.
-        """
+    def show(self, published: tuple[TrailSamples | None, ...]) -> int:
+        """Apply a state's trail publications (per group, see TrailSamples); returns (and
+        records) the bytes uploaded."""
         sent = 0
         for i, trail in self.groups.items():
-            if self._visible and self._group_visible[i]:
-                sent += trail.sync()
+            sent += trail.show(published[i])
+        self._apply()
         self.last_upload_bytes = sent
         return sent
+
+    @property
+    def behind(self) -> bool:
+        """Whether a visible group's trail missed samples and waits for a whole ring."""
+        return any(
+            t.behind for i, t in self.groups.items() if self._visible and self._group_visible[i]
+        )
 
     def set_level_of_detail(self, bends: list[float], corners: np.ndarray) -> None:
         """bends: per group (all groups, trail or not), world units a path strays from its
@@ -372,7 +401,7 @@ class TrailsLayer:
 
     def _apply(self) -> None:
         for i, trail in self.groups.items():
-            trail.node.visible = self._visible and self._group_visible[i]
+            trail.node.visible = self._visible and self._group_visible[i] and trail.current
 
     def remove(self) -> None:
         for trail in self.groups.values():

@@ -1,9 +1,11 @@
-"""SimulationView: a vispy SceneCanvas that shows a running Simulation. No Qt here.
+"""SimulationView: a vispy SceneCanvas that shows a running simulation. No Qt here.
 
-The view maps simulation arrays onto a handful of visuals (per group: agents and trails; once:
-the enclosure and the debug overlay) and offers plain setters for everything a user can toggle,
-so a Qt window, a test or a headless renderer drive it the same way. Call `update()` after
-stepping the simulation; it uploads what changed and schedules a redraw.
+The view draws only what a session published (wander3d.session: an `EngineState` per engine
+job, immutable copies) on a handful of visuals (per group: agents and trails; once: the
+enclosure and the debug overlay), and offers plain setters for everything a user can toggle,
+so a Qt window, a test or a headless renderer drive it the same way. It is built for a run's
+`Layout` and never sees the simulation: `show_state(state)` uploads what a state brought
+and schedules a redraw.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from vispy import gloo
 from vispy.io import write_png
 
 from wander3d.appearance import cone_length
-from wander3d.engine import Simulation
+from wander3d.engine import GroupParams, Layout
 from wander3d.scene import Scene, rgb
+from wander3d.session import Display, EngineState, overlay_agents
 
 from .agents import POINTS_THRESHOLD, AgentsLayer, strided_rows
 from .camera import CameraHome, CameraRig, home_from_scene
@@ -28,27 +31,19 @@ from .path import PathLayer
 from .trails import TrailsLayer
 from .vispy_private import FrameStartCanvas
 
-#: With "debug for all" on, groups of at most this many agents show the overlay on every agent.
-DEBUG_ALL_MAX = 64
 #: The chase view of a followed agent sits this many agent lengths behind it.
 CHASE_LENGTHS = 16.0
 #: A click selects the nearest agent within this many logical pixels of the pointer.
 PICK_RADIUS = 12.0
 
 
-def _trail_bends(sim: Simulation) -> list[float]:
+def _trail_bends(groups: tuple[GroupParams, ...], layout: Layout) -> list[float]:
     """Per group, world units a path can stray from the chord of one trail interval: the
     sagitta a * (dt * every)**2 / 8 at the steering's largest acceleration a."""
     return [
-        g.max_force / g.mass * (sim.dt * b.every) ** 2 / 8
-        for g, b in zip(sim.groups, sim.trail_buffers, strict=True)
+        g.max_force / g.mass * (layout.dt * every) ** 2 / 8
+        for g, (_, every) in zip(groups, layout.trails, strict=True)
     ]
-
-
-def _extent(sim: Simulation) -> float:
-    """The box's largest side (units): the camera's pan and fly speeds scale with it."""
-    low, high = sim.bounds
-    return float(np.max(high - low))
 
 
 def _composes_itself(app) -> bool:
@@ -83,21 +78,22 @@ class _Canvas(FrameStartCanvas):
 
 
 class SimulationView:
-    """Draws `sim` (built from `scene`) on a vispy SceneCanvas.
+    """Draws a run of `scene`, shaped as `layout`, from the states its session publishes.
 
     size: canvas size in logical pixels (width, height). app: a vispy Application or backend
     name ("pyqt6" in the desktop app, "egl" headless); None uses vispy's default. parent: a
     native parent widget for GUI backends. samples: multisample count (0: none).
 
-    Attributes for callers: `canvas` (the SceneCanvas), `scene`, `sim`; statistics of the last
-    `update`: `last_upload_bytes`, `last_trail_upload_bytes`, `last_update_ms`; and of the last
+    Attributes for callers: `canvas` (the SceneCanvas), `scene`, `layout`, `state` (the last
+    state shown, None before the first); statistics of the last `show_state`:
+    `last_upload_bytes`, `last_trail_upload_bytes`, `last_update_ms`; and of the last
     on-screen draw: `last_draw_ms` (until `frame_shown`, where the toolkit reports it).
     """
 
     def __init__(
         self,
         scene: Scene,
-        sim: Simulation,
+        layout: Layout,
         *,
         size: tuple[int, int] = (1280, 800),
         app=None,
@@ -141,13 +137,16 @@ class SimulationView:
         self._stride = 1
         #: The home view will orbit the box (`render --orbit`): it looks at the box's centre.
         self.orbiting = False
-        self.scene, self.sim = scene, sim  # the rig's home view is the scene's [camera]
-        self.rig = CameraRig(self.viewbox, self._home(), scale=_extent(sim))
-        self.set_simulation(scene, sim, keep_camera=True)
+        self.scene, self.layout = scene, layout  # the rig's home view is the scene's [camera]
+        self.state: EngineState | None = None
+        self.rig = CameraRig(self.viewbox, self._home(), scale=layout.extent)
+        self.set_simulation(scene, layout, keep_camera=True)
 
     # ------------------------------------------------------------------ content
-    def set_simulation(self, scene: Scene, sim: Simulation, keep_camera: bool = False) -> None:
-        """Show a new simulation; the scene's [view] table sets background and toggles.
+    def set_simulation(self, scene: Scene, layout: Layout, keep_camera: bool = False) -> None:
+        """Show a new run of `scene` (its groups' colours: the scene as it runs), shaped as
+        `layout`; the scene's [view] table sets background and toggles. Nothing is drawn of
+        it until `show_state`.
 
         keep_camera: keep the current camera (e.g. when the same file is reloaded) instead
         of going to the scene's [camera] view.
@@ -155,25 +154,27 @@ class SimulationView:
         for layer in self._layers:
             layer.remove()
         self.scene = scene
-        self.sim = sim
+        self.layout = layout
+        self.state = None
         root = self.viewbox.scene
-        low, high = sim.bounds
-        colors = [rgb(g.color) for g in sim.groups]
+        low, high = layout.low, layout.high
+        colors = [rgb(g.color) for g in scene.groups]
         self.enclosure = EnclosureLayer(root, low, high)
         self._box_corners = np.array(
             [[(low, high)[(i >> axis) & 1][axis] for axis in range(3)] for i in range(8)]
         )
         self.agents = AgentsLayer(
-            root, sim.group_slices, colors, cone_length(low, high),
-            dots=sim.count > POINTS_THRESHOLD, corners=self._box_corners,
+            root, layout.group_slices, colors, cone_length(low, high),
+            dots=layout.count > POINTS_THRESHOLD, corners=self._box_corners,
         )  # fmt: skip
-        self.trails = TrailsLayer(root, sim.trail_buffers, colors)
+        counts = [sl.stop - sl.start for sl in layout.group_slices]
+        self.trails = TrailsLayer(root, layout.trails, counts, colors)
         self.debug = DebugLayer(root)
         self.path = PathLayer(root)
         self._layers = (self.enclosure, self.agents, self.trails, self.debug, self.path)
         self._shown_agents: tuple[np.ndarray, np.ndarray] | None = None
         self.canvas.bgcolor = scene.view.background
-        self._group_visible = [True] * len(sim.groups)
+        self._group_visible = [True] * layout.groups
         self._trails_visible = scene.view.show_trails
         self._enclosure_visible = scene.view.show_enclosure
         self.trails.set_visible(self._trails_visible)
@@ -184,39 +185,45 @@ class SimulationView:
         self.following: int | None = None
         self._apply_stride()
         self._agent_length = cone_length(low, high)
-        self.rig.scale = _extent(sim)
+        self.rig.scale = layout.extent
         if not keep_camera:
             self.reset_camera()
-        self.update()
+        self.canvas.update()
 
     def _home(self) -> CameraHome:
         """The scene's [camera] view, fitted to the canvas's current shape."""
         w, h = self.canvas.size
-        low, high = self.sim.bounds
+        low, high = self.layout.low, self.layout.high
         return home_from_scene(
             self.scene.camera, low, high, w / max(h, 1), centred=not self.orbiting
         )
 
-    def update(self) -> None:
-        """Upload the simulation's current state and schedule a redraw.
+    def show_state(self, state: EngineState) -> None:
+        """Draw `state`, the session's latest (every state of the run in turn, or the trails
+        fall behind: see `trails_behind`): upload what it brought and schedule a redraw.
 
         Agents are drawn where `move_agents` last put them, if it was called since
-        `set_simulation`; else at the simulation's positions.
+        `set_simulation`; else at the state's positions.
         """
         t0 = time.perf_counter()
-        sim = self.sim
+        self.state = state
         agent_bytes = self._upload_agents()
-        self.trails.set_level_of_detail(_trail_bends(sim), self._box_corners)
-        self.last_trail_upload_bytes = self.trails.update()
+        self.trails.set_level_of_detail(_trail_bends(state.groups, self.layout), self._box_corners)
+        self.last_trail_upload_bytes = self.trails.show(state.trails)
         self.last_upload_bytes = agent_bytes + self.last_trail_upload_bytes
-        self.debug.update(sim, self._overlay_agents(), self._shown(self.selected))
+        self._show_overlay()
         self.canvas.update()
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
 
+    @property
+    def trails_behind(self) -> bool:
+        """Whether a shown group's trail missed samples (a state not shown): the session
+        must send the trails whole (Session.resend_trails); until then they are not drawn."""
+        return self.trails.behind
+
     def move_agents(self, positions: np.ndarray, velocities: np.ndarray) -> None:
         """Draw the agents at (N, 3) `positions` (units) heading along `velocities` (units/s),
-        e.g. interpolated between two steps; trails and overlay stay as they are, so this
-        never reads the simulation (which may be stepping on another thread)."""
+        e.g. interpolated between two published steps; trails and overlay stay as they are."""
         t0 = time.perf_counter()
         self._shown_agents = (positions, velocities)
         self.last_upload_bytes = self._upload_agents()
@@ -224,11 +231,31 @@ class SimulationView:
         self.canvas.update()
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
 
+    def _agents_shown(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(positions, velocities) of the agents as drawn, or None before any state."""
+        if self._shown_agents is not None:
+            return self._shown_agents
+        return None if self.state is None else self.state.current
+
     def _upload_agents(self) -> int:
-        positions, velocities = self._shown_agents or (self.sim.positions, self.sim.velocities)
+        shown = self._agents_shown()
+        if shown is None:
+            return 0
+        positions, velocities = shown
         if self.following is not None:
             self.rig.chase(positions[self.following], velocities[self.following])
         return self.agents.update(positions, velocities)
+
+    def _show_overlay(self) -> None:
+        """Draw the overlay of the agents it covers now, from the state's arrays (those it
+        holds: a state made before a toggle or a selection may lack some until the next)."""
+        state = self.state
+        if state is None:
+            return
+        selected = self._shown(self.selected)
+        ring = None if selected is None else state.current[0][selected]
+        overlay = state.overlay.subset(self._overlay_agents())
+        self.debug.update(overlay, state.groups, self.layout, ring)
 
     def show_path(
         self, points: np.ndarray | None, breaks: np.ndarray | None = None,
@@ -258,7 +285,7 @@ class SimulationView:
     def _apply_stride(self) -> None:
         """Choose each group's drawn rows for the stride and the selected agent."""
         rows = []
-        for sl in self.sim.group_slices:
+        for sl in self.layout.group_slices:
             keep = None
             if self.selected is not None and sl.start <= self.selected < sl.stop:
                 keep = self.selected - sl.start
@@ -269,8 +296,8 @@ class SimulationView:
     def _drawn_mask(self) -> np.ndarray:
         """(N,) bool: the agents drawn at the current stride (group visibility aside), as
         `_apply_stride` chose them."""
-        drawn = np.zeros(self.sim.count, dtype=bool)
-        for sl, rows in zip(self.sim.group_slices, self.agents.rows, strict=True):
+        drawn = np.zeros(self.layout.count, dtype=bool)
+        for sl, rows in zip(self.layout.group_slices, self.agents.rows, strict=True):
             drawn[sl if rows is None else sl.start + rows] = True
         return drawn
 
@@ -288,7 +315,9 @@ class SimulationView:
         self._group_visible[group] = bool(visible)
         self.agents.set_group_visible(group, visible)
         self.trails.set_group_visible(group, visible)
-        self.update()
+        self._upload_agents()
+        self._show_overlay()
+        self.canvas.update()
 
     @property
     def trails_visible(self) -> bool:
@@ -297,7 +326,7 @@ class SimulationView:
     def set_trails_visible(self, visible: bool) -> None:
         self._trails_visible = bool(visible)
         self.trails.set_visible(visible)
-        self.update()
+        self.canvas.update()
 
     @property
     def enclosure_visible(self) -> bool:
@@ -316,7 +345,8 @@ class SimulationView:
 
     def set_debug_visible(self, visible: bool) -> None:
         self._debug_visible = bool(visible)
-        self.update()
+        self._show_overlay()
+        self.canvas.update()
 
     @property
     def debug_all(self) -> bool:
@@ -325,34 +355,29 @@ class SimulationView:
 
     def set_debug_all(self, enabled: bool) -> None:
         self._debug_all = bool(enabled)
-        self.update()
+        self._show_overlay()
+        self.canvas.update()
 
     def _shown(self, agent: int | None) -> int | None:
         """`agent` if its group is visible, else None."""
-        if agent is None or not self._group_visible[int(self.sim.group_index[agent])]:
+        if agent is None or not self._group_visible[int(self.layout.group_index[agent])]:
             return None
         return agent
 
     def _overlay_agents(self) -> np.ndarray:
-        """Indices of the agents the debug overlay covers now."""
-        chosen: list[np.ndarray] = []
-        if self._debug_all:
-            for g, sl in enumerate(self.sim.group_slices):
-                if self._group_visible[g] and sl.stop - sl.start <= DEBUG_ALL_MAX:
-                    chosen.append(np.arange(sl.start, sl.stop))
-        selected = self._shown(self.selected)
-        if selected is not None and self._debug_visible:
-            chosen.append(np.array([selected]))
-        if not chosen:
-            return np.zeros(0, dtype=np.int64)
-        return np.unique(np.concatenate(chosen))
+        """Indices of the agents the debug overlay covers now (the session's rule)."""
+        hidden = frozenset(g for g, shown in enumerate(self._group_visible) if not shown)
+        display = Display(
+            overlay=self._debug_visible, overlay_all=self._debug_all, hidden_groups=hidden
+        )
+        return overlay_agents(self.layout, display, self.selected)
 
     # ------------------------------------------------------------------ selection
     def select(self, agent: int | None) -> None:
         """Select `agent` (an index into the simulation's arrays) or clear with None (which
         also stops following). While following, the chase switches to the new agent."""
-        if agent is not None and not 0 <= agent < self.sim.count:
-            raise IndexError(f"agent {agent} out of range 0..{self.sim.count - 1}")
+        if agent is not None and not 0 <= agent < self.layout.count:
+            raise IndexError(f"agent {agent} out of range 0..{self.layout.count - 1}")
         self.selected = None if agent is None else int(agent)
         if self.selected is None:
             self.follow(None)
@@ -360,7 +385,9 @@ class SimulationView:
             self.following = self.selected  # the chase goes on with the new agent
         if self._stride > 1:
             self._apply_stride()  # the selected agent is always drawn
-        self.update()
+        self._upload_agents()
+        self._show_overlay()
+        self.canvas.update()
 
     def project(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Canvas positions of world `points` (n, 3).
@@ -377,12 +404,12 @@ class SimulationView:
 
     def pick(self, x: float, y: float, radius: float = PICK_RADIUS) -> int | None:
         """The visible agent drawn nearest to canvas position (x, y), within `radius` px."""
-        visible = np.asarray(self._group_visible)[self.sim.group_index] & self._drawn_mask()
+        shown = self._agents_shown()
+        visible = np.asarray(self._group_visible)[self.layout.group_index] & self._drawn_mask()
         candidates = np.nonzero(visible)[0]
-        if len(candidates) == 0:
+        if len(candidates) == 0 or shown is None:
             return None
-        shown = self._shown_agents[0] if self._shown_agents is not None else self.sim.positions
-        xy, in_front = self.project(shown[candidates])
+        xy, in_front = self.project(shown[0][candidates])
         d2 = np.sum((xy - (x, y)) ** 2, axis=1)
         d2[~in_front] = np.inf
         best = int(np.argmin(d2))
@@ -421,14 +448,16 @@ class SimulationView:
                 self.canvas.update()
             return
         agent = int(agent)
+        shown = self._agents_shown()
+        if shown is None:
+            return
         if self.following is None:
             self.rig.start_chase(
-                self.sim.positions[agent],
-                self.sim.velocities[agent],
-                CHASE_LENGTHS * self._agent_length,
+                shown[0][agent], shown[1][agent], CHASE_LENGTHS * self._agent_length
             )
         self.following = agent
-        self.update()
+        self._upload_agents()
+        self.canvas.update()
 
     def set_camera_angles(self, azimuth: float, elevation: float) -> None:
         """Orbit (turntable) to `azimuth`, `elevation` degrees around the current centre."""

@@ -1,15 +1,22 @@
 """`Session`: the one owner of a running simulation, its timeline and the selected agent's path.
 
 Threads: the session is driven from one thread, its owner's (the desktop app's GUI thread, or
-a script's). The simulation itself is changed only on the session's engine thread, by jobs run
-one at a time in the order asked: steps, live edits, seeks, resets, path tracing. The owner
-learns that a job finished through `notify` (called on the engine thread), then calls
-`collect()`, which publishes the engine's new state and emits the events, on the owner's
-thread. Everything the owner reads between collects (`state`, `groups`, `path`, ...) is an
-immutable copy, so it never races the engine.
+a script's). The simulation itself is changed only on the session's engine thread, by jobs
+(jobs.py: small immutable commands) run one at a time in the order asked: steps, live edits,
+seeks, resets, path tracing. The owner learns that a job finished through `notify` (called
+on the engine thread), then calls `collect()`, which publishes the engine's new state and
+emits the events, on the owner's thread. Everything the owner reads (`state`, `groups`,
+`path`, ...) is an immutable copy, and the session's own settings (`running`, `speed`,
+`selected`, `display`) change only through its methods, which announce them.
 
-Edits are commands (`GroupEdit`): they name the fields to change and are applied to the live
-groups on the engine thread, so no edit can overwrite another.
+What a job publishes (published.py) is all a view draws from: the agents, the shown groups'
+new trail samples and the overlay's arrays for the agents it covers, as the job left them.
+No one outside the session holds its simulation.
+
+Edits are commands (`GroupEdit`): they name the fields to change, are validated on the
+owner's thread against the groups it last collected, and are applied to the live groups on
+the engine thread, validated again there, so no edit can overwrite another and none can
+leave an invalid scene running.
 """
 
 from __future__ import annotations
@@ -24,65 +31,21 @@ from typing import Any
 import numpy as np
 from psygnal import Signal, SignalGroup
 
-from wander3d.engine import GroupParams, Simulation
+from wander3d.engine import GroupParams, Layout, Simulation
 from wander3d.scene import Scene, check_fits
 
 from .edits import FIXED_FIELDS, GroupEdit
+from .jobs import Adopt, Advance, Applied, Edit, Job, Publish, Reset, Run, Seek
 from .path import TRACE_MAX_AGENTS, PathTracer
-from .timeline import Timeline
+from .published import Display, EngineState, Overlay, Pair, TrailPublisher, agents_of
+from .published import overlay_agents as covered_by_overlay
+from .timeline import CHECKPOINT_BUDGET, Timeline
 from .worker import Worker
 
 #: Time-scale factors offered by "faster" / "slower".
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 #: Seconds of path tracing per engine job, so steps and edits never wait long behind it.
 TRACE_SLICE = 0.01
-
-Pair = tuple[np.ndarray, np.ndarray]
-
-
-def agents_of(sim: Simulation) -> Pair:
-    """Copies of (N, 3) positions (units) and velocities (units/s) as float32, to draw from."""
-    return sim.positions.astype(np.float32), sim.velocities.astype(np.float32)
-
-
-@dataclass(frozen=True)
-class EngineState:
-    """The engine's state as last collected; immutable, safe to read on the owner's thread.
-
-    step:      the simulation's step count; head: the furthest step its timeline recorded.
-    current:   (positions, velocities) at `step`, float32 (N, 3) each.
-    previous:  the same one step before `step` when the last job advanced consecutively
-               (the app draws between the two), else None.
-    groups:    the live group parameters at `step`.
-    steps:     steps the last job took; seconds: the wall time it worked (s).
-    jumped:    the run went to another moment (a reset, a seek) instead of stepping.
-    """
-
-    step: int
-    head: int
-    current: Pair
-    previous: Pair | None
-    groups: tuple[GroupParams, ...]
-    steps: int = 0
-    seconds: float = 0.0
-    jumped: bool = False
-
-
-@dataclass(frozen=True)
-class Display:
-    """What is shown besides the agents; `trails` and `enclosure` are saved with the scene.
-
-    trails, enclosure:      draw the trails, and the box with its floor grid.
-    overlay:                draw the selected agent's wander sphere, target and arrows.
-    overlay_all:            draw that overlay on every agent of groups of up to 64.
-    hidden_groups:          indices of the groups not drawn.
-    """
-
-    trails: bool = True
-    enclosure: bool = True
-    overlay: bool = True
-    overlay_all: bool = False
-    hidden_groups: frozenset[int] = frozenset()
 
 
 class SessionEvents(SignalGroup):
@@ -96,6 +59,9 @@ class SessionEvents(SignalGroup):
     state_changed = Signal()
     #: The live group parameters changed (an edit, a reset, a seek across edits).
     groups_changed = Signal(object)
+    #: An edit could not be applied to the live groups as they were on the engine thread
+    #: (the message says why); nothing changed.
+    edit_rejected = Signal(str)
     running_changed = Signal(bool)
     speed_changed = Signal(float)
     #: The selected agent (an index, or None).
@@ -105,14 +71,20 @@ class SessionEvents(SignalGroup):
     display_changed = Signal(object)
 
 
-@dataclass
-class _Run:
-    """One simulation's run; the engine thread's jobs work on it."""
+@dataclass(frozen=True)
+class _Wanted:
+    """What the owner wants a job to publish, as it was when the job started.
 
-    generation: int
-    sim: Simulation
-    timeline: Timeline
-    tracer: PathTracer | None = None
+    display and selected: which trails and whose overlay; path_agent: whose path to trace
+    (None: none); path_handed: the owner holds that path already (only growth is sent);
+    whole_trails: send the shown trails whole (a view asked to start again).
+    """
+
+    display: Display
+    selected: int | None
+    path_agent: int | None
+    path_handed: bool
+    whole_trails: bool
 
 
 @dataclass(frozen=True)
@@ -121,9 +93,28 @@ class _Result:
     state: EngineState
     path: Pair | None  # the traced path when it grew, else None
     path_agent: int | None  # whose path the tracer holds (None: no tracer)
+    rejected: str | None  # why the job changed nothing
 
 
-Job = Callable[[], _Result]
+def _publish(run: Run, wanted: _Wanted, applied: Applied, before: int, seconds: float) -> _Result:
+    """The engine's state after a job (engine thread; or the owner's, before any job ran)."""
+    sim, display = run.sim, wanted.display
+    shown = [display.trails_shown(g) for g in range(len(sim.groups))]
+    agents = covered_by_overlay(sim.layout, display, wanted.selected)
+    state = EngineState(
+        step=sim.step_count,
+        head=run.timeline.head,
+        current=agents_of(sim),
+        previous=applied.previous,
+        groups=sim.groups,
+        trails=run.trails.publish(sim.trail_buffers, shown, wanted.whole_trails),
+        overlay=Overlay.of(sim, agents),
+        steps=max(0, sim.step_count - before),
+        seconds=seconds,
+        jumped=applied.jumped,
+    )
+    path = _trace(run, wanted.path_agent, wanted.path_handed)
+    return _Result(run.generation, state, path, wanted.path_agent, applied.rejected)
 
 
 class Session:
@@ -133,6 +124,8 @@ class Session:
     queued Qt signal); the owner then calls `collect()`.
     threads: how many threads every simulation of the session steps on (see `Simulation`);
     None: all the engine has.
+    timeline: record each run for seeking back (the app); a renderer that only goes forward
+    turns it off and keeps no checkpoints.
     """
 
     def __init__(
@@ -140,21 +133,25 @@ class Session:
         scene: Scene,
         notify: Callable[[], None] = lambda: None,
         threads: int | None = None,
+        timeline: bool = True,
     ) -> None:
         """Raises MemoryFitError if `scene` does not fit in this machine's memory budget."""
-        self.threads = threads
+        self._threads = threads
+        self._checkpoint_budget = CHECKPOINT_BUDGET if timeline else 0
         self.events = SessionEvents()
         #: Called on the engine thread when a job finished; the owner may replace it.
         self.notify = notify
         self._worker = Worker(notify=lambda: self.notify())
-        self._pending: deque[tuple[str, Job]] = deque()
+        self._pending: deque[Job] = deque()
         self._generation = 0
-        self.running = False
-        self.speed = 1.0
-        self.selected: int | None = None
-        self.path_on = False
-        self.path: Pair | None = None
-        self.path_agent: int | None = None
+        self._running = False
+        self._speed = 1.0
+        self._selected: int | None = None
+        self._path_on = False
+        self._path: Pair | None = None
+        self._path_agent: int | None = None
+        self._whole_trails = False
+        self._stale = False  # what is shown changed since the last job started
         self._start(scene, reloaded=False)
 
     # ------------------------------------------------------------------ reading
@@ -164,17 +161,38 @@ class Session:
         return self._scene
 
     @property
+    def state(self) -> EngineState:
+        """The engine's state as last collected (immutable; see EngineState)."""
+        return self._state
+
+    @property
+    def layout(self) -> Layout:
+        """The running simulation's shape (agents, groups, box, trail rings)."""
+        return self._layout
+
+    @property
+    def generation(self) -> int:
+        """Which run this is: it changes whenever a new simulation starts (open, reload,
+        resize)."""
+        return self._generation
+
+    @property
+    def threads(self) -> int | None:
+        """The threads every simulation of the session steps on (None: all the engine has)."""
+        return self._threads
+
+    @property
     def groups(self) -> tuple[GroupParams, ...]:
         """The live group parameters as last collected."""
-        return self.state.groups
+        return self._state.groups
 
     @property
     def step(self) -> int:
-        return self.state.step
+        return self._state.step
 
     @property
     def head(self) -> int:
-        return self.state.head
+        return self._state.head
 
     @property
     def dt(self) -> float:
@@ -183,12 +201,48 @@ class Session:
     @property
     def agent_count(self) -> int:
         """Agents in the running simulation (a resized group may differ from the file's)."""
-        return int(self._group_index.shape[0])
+        return self._layout.count
 
     @property
     def group_index(self) -> np.ndarray:
-        """(N,) int64: the group of each agent."""
-        return self._group_index
+        """(N,) int64, read-only: the group of each agent."""
+        return self._layout.group_index
+
+    @property
+    def running(self) -> bool:
+        """Whether the owner plays the run (set_running); the session steps only when asked."""
+        return self._running
+
+    @property
+    def speed(self) -> float:
+        """The time-scale factor the owner plays at, one of SPEEDS (change_speed)."""
+        return self._speed
+
+    @property
+    def selected(self) -> int | None:
+        """The selected agent (select), or None."""
+        return self._selected
+
+    @property
+    def display(self) -> Display:
+        """What is shown besides the agents (set_display)."""
+        return self._display
+
+    @property
+    def path_on(self) -> bool:
+        """Whether the selected agent's whole path is traced and shown (set_path)."""
+        return self._path_on
+
+    @property
+    def path(self) -> Pair | None:
+        """The traced path of `path_agent` as last collected: (k, 3) float32 points after
+        steps 0 .. k - 1 and (k,) bool wall reflections just before them; or None."""
+        return self._path
+
+    @property
+    def path_agent(self) -> int | None:
+        """Whose path `path` is."""
+        return self._path_agent
 
     @property
     def timeline_enabled(self) -> bool:
@@ -201,27 +255,23 @@ class Session:
         return self._timeline_enabled and self.agent_count <= TRACE_MAX_AGENTS
 
     @property
-    def simulation(self) -> Simulation:
-        """The running simulation itself. Read it only while the engine is idle (`busy` is
-        False, or right after `collect()` returned True, before anything else is asked):
-        drawing code uploads its arrays then."""
-        return self._run.sim
-
-    @property
     def busy(self) -> bool:
         """Whether engine work is in flight, waiting to be collected, or queued."""
         return self._worker.busy or bool(self._pending)
 
     @property
     def wants_work(self) -> bool:
-        """Whether the engine has something to do or hand over (including path tracing)."""
-        return self.busy or self._tracing()
+        """Whether the engine has something to do or hand over (a state for what is shown
+        now, path tracing)."""
+        return self.busy or self._stale or self._tracing()
 
     def current_scene(self) -> Scene:
         """The scene as it runs now: live parameter edits and display toggles included (the
         edits collected so far: `settle()` first to include every one asked for)."""
         view = dataclasses.replace(
-            self._scene.view, show_trails=self.display.trails, show_enclosure=self.display.enclosure
+            self._scene.view,
+            show_trails=self._display.trails,
+            show_enclosure=self._display.enclosure,
         )
         return self._scene.replace(groups=self.groups, view=view)
 
@@ -241,20 +291,23 @@ class Session:
 
     def _start(self, scene: Scene, reloaded: bool) -> None:
         check_fits(scene)
-        sim = Simulation(scene.run_spec, threads=self.threads)
+        sim = Simulation(scene.run_spec, threads=self._threads)
         self._generation += 1
-        self._run = _Run(self._generation, sim, Timeline(sim))
+        timeline = Timeline(sim, budget=self._checkpoint_budget)
+        self._run = Run(self._generation, scene, sim, timeline, TrailPublisher(len(sim.groups)))
         self._pending.clear()
         self._scene = scene
-        self._group_index = sim.group_index
-        self._timeline_enabled = self._run.timeline.enabled
-        self.state = EngineState(sim.step_count, sim.step_count, agents_of(sim), None, sim.groups)
-        self.display = Display(trails=scene.view.show_trails, enclosure=scene.view.show_enclosure)
-        self.selected = None
-        self.path = self.path_agent = None
+        self._layout = sim.layout
+        self._timeline_enabled = timeline.enabled
+        self._display = Display(trails=scene.view.show_trails, enclosure=scene.view.show_enclosure)
+        self._selected = None
+        self._path = self._path_agent = None
+        self._whole_trails = self._stale = False
+        # No job runs on the new simulation yet: its first state is published from here.
+        self._state = _publish(self._run, self._wanted(), Applied(), sim.step_count, 0.0).state
         self.events.scene_changed.emit(scene)
         self.events.simulation_changed.emit(reloaded)
-        self.events.display_changed.emit(self.display)
+        self.events.display_changed.emit(self._display)
         self.events.selection_changed.emit(None)
         self.events.groups_changed.emit(self.groups)
         self.events.path_changed.emit()
@@ -264,23 +317,22 @@ class Session:
         """The running scene was saved as `scene` (its file and text): it becomes the scene,
         and a reset now starts from its groups."""
         self._scene = scene
-        run, groups = self._run, scene.groups
-        self._queue("adopt", self._job(lambda: run.sim.adopt_groups(groups)))
+        self._queue(Adopt(scene.groups))
         self.events.scene_changed.emit(scene)
 
     # ------------------------------------------------------------------ playing
     def set_running(self, running: bool) -> None:
-        self.running = bool(running)
-        self.events.running_changed.emit(self.running)
+        self._running = bool(running)
+        self.events.running_changed.emit(self._running)
 
     def toggle_running(self) -> None:
-        self.set_running(not self.running)
+        self.set_running(not self._running)
 
     def change_speed(self, direction: int) -> None:
         """One notch faster (+1) or slower (-1) along SPEEDS."""
-        i = min(len(SPEEDS) - 1, max(0, SPEEDS.index(self.speed) + direction))
-        self.speed = SPEEDS[i]
-        self.events.speed_changed.emit(self.speed)
+        i = min(len(SPEEDS) - 1, max(0, SPEEDS.index(self._speed) + direction))
+        self._speed = SPEEDS[i]
+        self.events.speed_changed.emit(self._speed)
 
     def single_step(self) -> None:
         """Pause and advance one step."""
@@ -289,48 +341,37 @@ class Session:
 
     def advance(self, steps: int) -> None:
         """Queue `steps` steps (the timeline records them; recorded edits replay)."""
-        self._queue("step", self._advance_job(int(steps)))
+        self._queue(Advance(int(steps)))
 
     def reset(self) -> None:
         """Back to the scene's start: a new timeline."""
-        run = self._run
-
-        def reset() -> None:
-            run.sim.reset()
-            run.timeline = Timeline(run.sim)
-
-        self._queue("reset", self._job(reset, jumped=True))
+        self._queue(Reset())
 
     def seek(self, step: int) -> None:
         """Pause and go to `step` of the recorded run (clamped to it)."""
-        if self.running:
+        if self._running:
             self.set_running(False)
-        run = self._run
-        job = self._job(lambda: run.timeline.seek(step), jumped=True)
         # Only the latest of a burst of seeks (a dragged slider) is worth doing.
-        if self._pending and self._pending[-1][0] == "seek":
-            self._pending[-1] = ("seek", job)
+        if self._pending and isinstance(self._pending[-1], Seek):
+            self._pending[-1] = Seek(int(step))
         else:
-            self._queue("seek", job)
+            self._queue(Seek(int(step)))
 
     def edit(self, group: int, **changes: Any) -> None:
         """Change group `group`'s parameters (GroupParams or WanderParams fields) from the
         current step on, applied to its live parameters on the engine thread.
 
         Raises ValueError for an unknown or fixed field, SceneError for a value the scene
-        format does not allow; nothing is queued then.
+        format does not allow; nothing is queued then. An edit that passes here but not
+        against the live groups on the engine thread changes nothing there, and
+        `events.edit_rejected` says why.
         """
         command = GroupEdit(group, changes)
         # Validate at the boundary: the result must be a valid scene.
         groups = list(self.groups)
         groups[group] = command.apply(groups[group])
         self._scene.replace(groups=tuple(groups))
-        run = self._run
-
-        def edit() -> None:
-            run.timeline.edit(group, command.apply(run.sim.groups[group]))
-
-        self._queue("edit", self._job(edit))
+        self._queue(Edit(command))
 
     def resize_group(self, group: int, **changes: Any) -> None:
         """Change what sizes group `group`'s arrays (`count`, `trail_length`,
@@ -358,26 +399,34 @@ class Session:
         """Select agent `agent` (an index into the simulation's agents) or none."""
         if agent is not None and not 0 <= agent < self.agent_count:
             raise ValueError(f"no agent {agent}: the scene has {self.agent_count}")
-        self.selected = None if agent is None else int(agent)
-        self.events.selection_changed.emit(self.selected)
+        self._selected = None if agent is None else int(agent)
+        self.events.selection_changed.emit(self._selected)
         self._show_path()
+        self._republish()
 
     def set_path(self, on: bool) -> None:
         """Trace and show the selected agent's whole path (where `path_available`)."""
-        self.path_on = bool(on)
+        self._path_on = bool(on)
         self._show_path()
         self.dispatch()
 
     def set_display(self, **changes: Any) -> None:
         """Change what is drawn (Display's fields)."""
-        display = dataclasses.replace(self.display, **changes)
-        if display != self.display:
-            self.display = display
+        display = dataclasses.replace(self._display, **changes)
+        if display != self._display:
+            self._display = display
             self.events.display_changed.emit(display)
+            self._republish()
 
     def set_group_visible(self, group: int, visible: bool) -> None:
-        hidden = self.display.hidden_groups
+        hidden = self._display.hidden_groups
         self.set_display(hidden_groups=hidden - {group} if visible else hidden | {group})
+
+    def resend_trails(self) -> None:
+        """Publish every shown group's trail ring whole with the next state, for a view that
+        has missed some of its samples (e.g. one made after the run started)."""
+        self._whole_trails = True
+        self._republish()
 
     # ------------------------------------------------------------------ the engine thread
     def collect(self) -> bool:
@@ -389,13 +438,15 @@ class Session:
         result: _Result = self._worker.take()
         collected = result.generation == self._generation
         if collected:
-            groups_before = self.state.groups
-            self.state = result.state
+            groups_before = self._state.groups
+            self._state = result.state
             if result.path is not None:
-                self.path, self.path_agent = result.path, result.path_agent
+                self._path, self._path_agent = result.path, result.path_agent
             self.events.state_changed.emit()
-            if result.state.groups != groups_before:
+            if result.state.groups != groups_before or result.rejected is not None:
                 self.events.groups_changed.emit(result.state.groups)
+            if result.rejected is not None:
+                self.events.edit_rejected.emit(result.rejected)
             if result.path is not None:
                 self.events.path_changed.emit()
         self._dispatch_command()
@@ -403,33 +454,39 @@ class Session:
 
     def dispatch(self, steps: int = 0) -> None:
         """Give an idle engine its next job: a queued command, else `steps` steps (the
-        owner's pacing decides them), else a slice of path tracing."""
+        owner's pacing decides them), else a state for what is shown now or a slice of path
+        tracing."""
         if self._worker.busy or self._dispatch_command():
             return
         if steps > 0:
-            self._worker.submit(self._advance_job(steps))
-        elif self._tracing():
-            self._worker.submit(self._job(lambda: None))
+            self._submit(Advance(steps))
+        elif self._stale or self._tracing():
+            self._submit(Publish())
 
     def _dispatch_command(self) -> bool:
         """Start the next queued command on an idle engine; True if one started."""
         if self._worker.busy or not self._pending:
             return False
-        self._worker.submit(self._pending.popleft()[1])
+        self._submit(self._pending.popleft())
         return True
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the job in flight finished (True) or `timeout` s passed (False)."""
         return self._worker.wait(timeout)
 
-    def settle(self, timeout: float = 10.0) -> None:
+    def settle(self, timeout: float | None = 10.0) -> None:
         """Run every queued command to its end, collecting each: what is read afterwards
-        (`groups`, `current_scene()`) includes every command asked for so far.
+        (`groups`, `current_scene()`, `state`) includes every command asked for and every
+        change of what is shown so far.
 
-        Raises TimeoutError if a job takes longer than `timeout` seconds.
+        Raises TimeoutError if a job takes longer than `timeout` seconds (None: as long as
+        it takes, for batch work whose jobs may be long on a busy machine).
         """
-        self._dispatch_command()
-        while self.busy:
+        while True:
+            if not self._worker.busy and not self._dispatch_command() and self._stale:
+                self._submit(Publish())
+            if not self._worker.busy:
+                return
             if not self.wait(timeout):
                 raise TimeoutError(f"the engine did not finish a job within {timeout} s")
             self.collect()
@@ -439,72 +496,66 @@ class Session:
         self._pending.clear()
         self._worker.close()
 
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # ------------------------------------------------------------------ internals
-    def _queue(self, kind: str, job: Job) -> None:
-        self._pending.append((kind, job))
+    def _queue(self, job: Job) -> None:
+        self._pending.append(job)
         self.dispatch()
 
-    def _advance_job(self, steps: int) -> Job:
-        run = self._run
+    def _republish(self) -> None:
+        """What is shown changed: the engine's next job publishes its state for it (steps
+        if the owner asks for some, else a job that only publishes)."""
+        self._stale = True
+        self.dispatch()
 
-        def advance() -> Pair:
-            run.timeline.advance(steps - 1)
-            previous = agents_of(run.sim)
-            run.timeline.advance(1)
-            return previous
+    def _wanted(self) -> _Wanted:
+        """What a job starting now publishes (and consumes the request for whole trails)."""
+        agent = self._selected if self._path_on and self.path_available else None
+        whole, self._whole_trails = self._whole_trails, False
+        return _Wanted(
+            display=self._display,
+            selected=self._selected,
+            path_agent=agent,
+            # The owner dropped its copy (the agent was deselected, then selected again while
+            # the engine idled): the tracer's path must be handed over again, grown or not.
+            path_handed=self._path is not None and self._path_agent == agent,
+            whole_trails=whole,
+        )
 
-        return self._job(advance, consecutive=True)
+    def _submit(self, job: Job) -> None:
+        """Run `job` on the engine thread against the current run, then publish."""
+        run, wanted = self._run, self._wanted()
+        self._stale = False
 
-    def _job(
-        self, action: Callable[[], object], consecutive: bool = False, jumped: bool = False
-    ) -> Job:
-        """Wrap `action` (run on the engine thread) into a job that reports the engine's state.
-
-        consecutive: `action` returns the agents one step before the end (to draw between).
-        jumped: the run goes to another moment instead of stepping (a reset, a seek).
-        """
-        run = self._run
-        agent = self.selected if self.path_on and self.path_available else None
-        # The owner dropped its copy (the agent was deselected, then selected again while the
-        # engine idled): the tracer's path must be handed over again, grown or not.
-        handed = self.path is not None and self.path_agent == agent
-
-        def job() -> _Result:
-            sim = run.sim
+        def work() -> _Result:
             t0 = time.perf_counter()
-            before = sim.step_count
-            out = action()
-            seconds = time.perf_counter() - t0
-            state = EngineState(
-                step=sim.step_count,
-                head=run.timeline.head,
-                current=agents_of(sim),
-                previous=out if consecutive else None,  # type: ignore[arg-type]
-                groups=sim.groups,
-                steps=max(0, sim.step_count - before),
-                seconds=seconds,
-                jumped=jumped,
-            )
-            return _Result(run.generation, state, _trace(run, agent, handed), agent)
+            before = run.sim.step_count
+            applied = job.apply(run)
+            return _publish(run, wanted, applied, before, time.perf_counter() - t0)
 
-        return job
+        self._worker.submit(work)
 
     def _tracing(self) -> bool:
         """Whether the selected agent's path wants more tracing."""
-        if not (self.path_on and self.path_available) or self.selected is None:
+        if not (self._path_on and self.path_available) or self._selected is None:
             return False
-        if self.path_agent != self.selected:
+        if self._path_agent != self._selected:
             return True
-        return self.path is None or len(self.path[0]) <= self.head
+        return self._path is None or len(self._path[0]) <= self.head
 
     def _show_path(self) -> None:
         """Drop a shown path that no longer belongs to the selection (tracing resumes)."""
-        if self.path is not None and (not self.path_on or self.path_agent != self.selected):
-            self.path = self.path_agent = None
+        if self._path is not None and (not self._path_on or self._path_agent != self._selected):
+            self._path = self._path_agent = None
             self.events.path_changed.emit()
 
 
-def _trace(run: _Run, agent: int | None, handed: bool = True) -> Pair | None:
+def _trace(run: Run, agent: int | None, handed: bool = True) -> Pair | None:
     """Trace `agent`'s path a little further (engine thread); copies when it changed, or
     when the owner holds none of it (`handed` False)."""
     if agent is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from wander3d.engine import GroupParams, Simulation, Snapshot
+from wander3d.engine import GroupParams, Simulation, Snapshot, recording
 
 #: Simulated seconds between checkpoints (until the budget doubles it).
 CHECKPOINT_SECONDS = 2.0
@@ -68,14 +68,16 @@ class Timeline:
         """Step `n` times, replaying recorded edits and taking checkpoints on the way."""
         sim = self.sim
         target = sim.step_count + max(0, int(n))
-        while sim.step_count < target:
-            s = sim.step_count
-            stop = min(target, (s // self.interval + 1) * self.interval)
-            i = bisect.bisect_right(self._edit_steps, s)
-            if i < len(self._edit_steps):
-                stop = min(stop, self._edit_steps[i])
-            sim.step(stop - s)
+        # The engine's stepping loop, stopping at every checkpoint and recorded edit.
+        for _ in recording.advance(sim, target, recording.batch_steps(sim.count), self._next_stop):
             self._arrive()
+
+    def _next_stop(self, step: int) -> int:
+        """The first step after `step` at which the timeline must see the run: its next
+        checkpoint or recorded edit."""
+        checkpoint = (step // self.interval + 1) * self.interval
+        edit = self.next_edit_after(step)
+        return checkpoint if edit is None else min(checkpoint, edit)
 
     def edit(self, group: int, params: GroupParams) -> None:
         """Apply a live edit now (see the module's rules); ValueError as Simulation.update_group."""

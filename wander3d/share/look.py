@@ -1,5 +1,6 @@
 """How the shared page draws a scene: the desktop app's colours and proportions
-(wander3d.appearance), as the page's config."""
+(wander3d.appearance) and its trails' levels of detail (wander3d.drawing.trail_plan), as the
+page's config."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from wander3d.appearance import (
     VELOCITY_COLOR,
     cone_length,
 )
+from wander3d.drawing.trail_plan import LEVELS, MAX_SAGITTA_PX, MIN_ALPHA, TIER_STARTS
 from wander3d.scene import Scene
 
 
@@ -56,4 +58,8 @@ def look(scene: Scene) -> dict[str, Any]:
         "circleSegments": CIRCLE_SEGMENTS,
         "forceScale": FORCE_SCALE,
         "headFraction": HEAD_FRACTION,
+        "tierStarts": list(TIER_STARTS),
+        "maxSagittaPx": MAX_SAGITTA_PX,
+        "mostJoined": 2 ** (LEVELS - 1),
+        "minAlpha": MIN_ALPHA,
     }

@@ -108,19 +108,14 @@ function fitDistance(low, high, fov, aspect, eye) {
   return need;
 }
 
-// Trail levels of detail, as the app draws them (render/trail_plan.py): where many samples
-// fit in a pixel a segment joins every k-th sample instead of each one, as long as it strays
-// from the path by at most a fraction of a pixel; older, fainter parts may stray further.
-/** Where a trail's tiers start, as fractions of its faded length by age: the newest half,
- * the next quarter and the rest (trail_plan.TIER_STARTS). */
-const TIER_STARTS = [0, 0.5, 0.75];
-/** Largest distance (physical pixels) a joined segment at a trail's head may stray from the
- * path it replaces (trail_plan.MAX_SAGITTA_PX). */
-const MAX_SAGITTA_PX = 0.5;
-/** Samples one segment joins at most (trail_plan: 2 ** (LEVELS - 1)). */
-const MOST_JOINED = 16;
-/** Samples fainter than this are not drawn (trail_plan.MIN_ALPHA). */
-const MIN_ALPHA = 0.004;
+// Trail levels of detail, as the app draws them (wander3d/drawing/trail_plan.py, whose
+// figures the page's config carries in `look`): where many samples fit in a pixel a segment
+// joins every k-th sample instead of each one, as long as it strays from the path by at most
+// a fraction of a pixel; older, fainter parts may stray further. look.tierStarts: where a
+// trail's tiers start, as fractions of its faded length by age; look.maxSagittaPx: the
+// largest distance (physical pixels) a joined segment at the head may stray from the path;
+// look.mostJoined: samples one segment joins at most; look.minAlpha: samples fainter than
+// this are not drawn.
 
 /** Largest on-screen size (drawing-buffer pixels) of a world unit among `corners` (world
  * points bounding what is drawn: the nearest point of a box is a corner), Infinity if one is
@@ -167,7 +162,7 @@ class Trails {
     // all; the guard at most 0.1 s of path a segment (within 1e-4: a scene's dt is often 1/60
     // rounded, 0.0166667, a hair over).
     this.strides = [];
-    for (let k = 1; k <= MOST_JOINED; k++) if (capacity % k === 0) this.strides.push(k);
+    for (let k = 1; k <= look.mostJoined; k++) if (capacity % k === 0) this.strides.push(k);
     const most = Math.max(1, Math.floor(0.1 / (every * SCENE.dt) + 1e-4));
     this.guardStrides = this.strides.filter((k) => k <= most && k <= 6);
     this.stride = 1; // the guard's stride, as drawn (at least the head's)
@@ -296,9 +291,9 @@ class Trails {
     this.uniforms.span.value = span;
     this.geometry.clearGroups();
     // Ages 0 .. drawn - 1 are drawn: the written ones the guard keeps, less the faintest
-    // (the sample after the last one brighter than MIN_ALPHA: the segment to it fades out).
-    const { trailAlpha, trailFade } = this.look;
-    const bright = Math.ceil(span * (1 - (MIN_ALPHA / trailAlpha) ** (1 / trailFade))) - 1;
+    // (the sample after the last one brighter than minAlpha: the segment to it fades out).
+    const { trailAlpha, trailFade, minAlpha, tierStarts, maxSagittaPx } = this.look;
+    const bright = Math.ceil(span * (1 - (minAlpha / trailAlpha) ** (1 / trailFade))) - 1;
     const drawn = Math.min(this.filled, span, bright + 2);
     // Sagitta of one sample interval at the hardest turn (trail_plan.choose_level): a
     // segment joining k intervals strays k^2 times as far from the path.
@@ -316,14 +311,14 @@ class Trails {
       end = (end - segments * stride + cap) % cap;
       age += segments * stride;
     };
-    for (let t = 0; t < TIER_STARTS.length; t++) {
-      // Each tier's stray times its opacity stays within the head's MAX_SAGITTA_PX (render/
+    for (let t = 0; t < tierStarts.length; t++) {
+      // Each tier's stray times its opacity stays within the head's maxSagittaPx (drawing/
       // trail_plan.py tier_tolerances); a tier is never finer than a younger one, and runs
       // past its end rather than let the next, coarser one start early.
-      const tolerance = MAX_SAGITTA_PX / (1 - TIER_STARTS[t]) ** trailFade;
+      const tolerance = maxSagittaPx / (1 - tierStarts[t]) ** trailFade;
       const fits = this.strides.filter((d) => pixels * bend * d * d <= tolerance).pop() ?? 1;
       k = Math.max(k, fits);
-      const until = t + 1 < TIER_STARTS.length ? Math.ceil(TIER_STARTS[t + 1] * span) : oldest;
+      const until = t + 1 < tierStarts.length ? Math.ceil(tierStarts[t + 1] * span) : oldest;
       const segments = Math.min(Math.ceil((until - age) / k), Math.floor((oldest - age) / k));
       if (segments > 0) link(segments, k);
     }

@@ -3,11 +3,12 @@
 A group's GPU ring is slot-major (row s * n + a holds agent a's sample in slot s). A frame
 draws only the samples still visible: from the oldest sample whose segment is not fully
 faded to the newest, never the chord across the ring's wrap nor the hidden oldest segment.
-Where many samples fit in a pixel, level L of detail joins every 2**L-th sample (a "block")
-instead of each one. Blocks start at fixed slots (multiples of 2**L), so the coarse
-vertices stay put from frame to frame while the trail grows; the partial blocks at the
-head and the tail are drawn as one shorter segment each. Older parts of a trail are fainter,
-so they may stray further from the path (`tier_tolerances`) and are drawn coarser.
+Where many samples fit in a pixel, level L of detail joins every k-th sample (a "block",
+k = STRIDES[L]) instead of each one. Blocks start at fixed slots (multiples of k), so the
+coarse vertices stay put from frame to frame while the trail grows; the partial blocks at
+the head and the tail, and where a tier ends off its block grid, are drawn as one shorter
+segment each. Older parts of a trail are fainter, so they may stray further from the path
+(`tier_tolerances`) and are drawn coarser.
 
 Index buffers hold rows relative to the attribute's offset, so one static buffer per level
 serves every head position: a draw binds the ring from slot `first_slot` on and draws a
@@ -23,10 +24,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Levels of detail: strides 1, 2, 4, 8, 16 samples per drawn segment.
-LEVELS = 5
-#: The w of a GPU sample is (slot + 1) * FLAG_SCALE + flags, flags < FLAG_SCALE.
-FLAG_SCALE = 2**LEVELS
+#: Levels of detail: samples joined by a drawn segment at each. Steps of about sqrt(2): a
+#: segment strays with the square of its stride, so above stride 2 the coarsest level within
+#: a tolerance strays at least 4/9 of it (with strides of 2**L only a quarter, and a trail
+#: seen a little larger drew twice the segments).
+STRIDES = (1, 2, 3, 4, 6, 8, 12, 16)
+LEVELS = len(STRIDES)
+#: Bit b of a sample's flags: a wall reflection within its last FLAG_WINDOWS[b] samples. A
+#: segment joining k samples reads the bit of the smallest window of at least k (`flag_unit`):
+#: it is hidden across a reflection, and at most one window before it.
+FLAG_WINDOWS = (1, 2, 4, 8, 16)
+#: The w of a GPU sample is (slot + 1) * FLAG_SCALE + flags, flags < FLAG_SCALE (exact in a
+#: float32 for rings of up to 2**19 slots).
+FLAG_SCALE = 2 ** len(FLAG_WINDOWS)
 #: Blocks per chunk in the agent-by-agent index order.
 CHUNK = 8
 #: Largest distance (physical pixels) a joined segment at a trail's head may stray from the
@@ -80,9 +90,14 @@ def drawn_samples(size: int, capacity: int, alpha: float, fade_power: float) -> 
     return max(0, min(shown, last_bright + 2))
 
 
+def flag_unit(stride: int) -> float:
+    """2**b for the flag bit b a segment joining `stride` samples reads (see FLAG_WINDOWS)."""
+    return float(1 << next(b for b, w in enumerate(FLAG_WINDOWS) if w >= stride))
+
+
 def last_block_start(capacity: int, level: int) -> int:
     """Slot where the block that ends at the wrap (back at slot 0) starts."""
-    k = 1 << level
+    k = STRIDES[level]
     return (capacity - 1) // k * k
 
 
@@ -103,7 +118,8 @@ def plan_draws(head: int, drawn: int, capacity: int, levels: Sequence[int]) -> l
         level = max(level, tier_levels[-1])
         if level == tier_levels[-1]:
             continue
-        # A block start of every level so far: both neighbouring tiers end there exactly.
+        # A block start of the older tier's level, which starts there exactly; the younger
+        # tier ends there, with a shorter segment where that is off its own grid.
         end = _grid_at_or_before(x1 - int(start * capacity), capacity, level)
         if end <= x0:
             break
@@ -168,18 +184,20 @@ def choose_level(pixels_per_unit: float, bend: float, max_px: float = MAX_SAGITT
     if not np.isfinite(pixels_per_unit):
         return 0
     level = 0
-    while level + 1 < LEVELS and pixels_per_unit * bend * 4 ** (level + 1) <= max_px:
+    while level + 1 < LEVELS and pixels_per_unit * bend * STRIDES[level + 1] ** 2 <= max_px:
         level += 1
     return level
 
 
-#: Samples since a reflection beyond which no level's flag is set (counters stop there): also
-#: the counter of an agent with no reflection in living memory.
-NO_RECENT_REFLECTION = 1 << (LEVELS - 1)
-#: The level flags of a sample that many samples (0 .. NO_RECENT_REFLECTION) after a
-#: reflection.
+#: Samples since a reflection beyond which no flag is set (counters stop there): also the
+#: counter of an agent with no reflection in living memory.
+NO_RECENT_REFLECTION = FLAG_WINDOWS[-1]
+#: The flags of a sample that many samples (0 .. NO_RECENT_REFLECTION) after a reflection.
 _FLAGS_BY_COUNT = np.array(
-    [sum(1 << lv for lv in range(LEVELS) if c < 1 << lv) for c in range(NO_RECENT_REFLECTION + 1)],
+    [
+        sum(1 << b for b, window in enumerate(FLAG_WINDOWS) if c < window)
+        for c in range(NO_RECENT_REFLECTION + 1)
+    ],
     dtype=np.uint8,
 )
 
@@ -189,10 +207,10 @@ def level_flags(breaks: np.ndarray, since: np.ndarray) -> tuple[np.ndarray, np.n
 
     breaks: (k, n) bool, True where the agent was reflected at a wall just before the sample;
     since: (n,) samples since each agent's last reflection before these (NO_RECENT_REFLECTION
-    or more if unknown). Returns (flags, since): (k, n) uint8 with bit L set when a reflection
-    happened within the last 2**L samples (so a segment joining 2**L samples across it is
-    hidden), and the updated (n,) counter (uint8; counts stop at NO_RECENT_REFLECTION, where
-    no flag is set).
+    or more if unknown). Returns (flags, since): (k, n) uint8 with bit b set when a reflection
+    happened within the last FLAG_WINDOWS[b] samples (so a segment joining that many samples
+    across it is hidden), and the updated (n,) counter (uint8; counts stop at
+    NO_RECENT_REFLECTION, where no flag is set).
     """
     k = len(breaks)
     # Small integers and a lookup table, not int64 and a pass per level: this runs for every
@@ -222,7 +240,7 @@ def index_buffers(
     chunks: every whole chunk of blocks that fits before the wrap block; blocks: CHUNK - 1
     blocks slot-wise; wrap: the block from last_block_start to slot 0 (absolute rows).
     """
-    k = 1 << level
+    k = STRIDES[level]
     n = np.uint32(n_agents)
     agents = agent_rows(n_agents, agents)
     linear = last_block_start(capacity, level) // k  # blocks that do not wrap
@@ -239,14 +257,14 @@ def index_buffers(
 
 
 def _grid_at_or_after(x: int, capacity: int, level: int) -> int:
-    k = 1 << level
+    k = STRIDES[level]
     base, slot = divmod(x, capacity)
     nxt = -(-slot // k) * k
     return base * capacity + (nxt if nxt < capacity else capacity)
 
 
 def _grid_at_or_before(x: int, capacity: int, level: int) -> int:
-    k = 1 << level
+    k = STRIDES[level]
     base, slot = divmod(x, capacity)
     return base * capacity + slot // k * k
 
@@ -254,7 +272,7 @@ def _grid_at_or_before(x: int, capacity: int, level: int) -> int:
 def _run(a: int, b: int, capacity: int, level: int) -> list[Draw]:
     """Draws for the path from grid point a to grid point b (unwrapped) at `level`."""
     draws: list[Draw] = []
-    k = 1 << level
+    k = STRIDES[level]
     wrap_from = last_block_start(capacity, level)
     while a < b:
         base, slot = divmod(a, capacity)

@@ -1,5 +1,5 @@
-"""The frame loop's arithmetic (no Qt): display clock, interpolation, time caps, speed meter,
-the stride of agents drawn."""
+"""The frame loop's arithmetic (wander3d.drawing.pacing, no Qt: a core install tests it):
+display clock, interpolation, time caps, speed meter, the stride of agents drawn."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ import math
 
 import numpy as np
 import pytest
-from extras_support import skip_reason
 
-pytest.importorskip("PyQt6", reason=skip_reason("app"))
-
-from wander3d.app.loop import (
+from wander3d.drawing.pacing import (
     DRAW_BUDGET_MS,
     MIN_DRAWN,
     STRIDE_RELEASE,
@@ -22,8 +19,6 @@ from wander3d.app.loop import (
     SpeedMeter,
     WorkBudget,
 )
-
-pytestmark = pytest.mark.app
 
 
 def _run(clock: FrameClock, frame: float, seconds: float, lag: float = 0.1) -> tuple[int, list]:

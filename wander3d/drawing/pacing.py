@@ -1,4 +1,4 @@
-"""The app's frame loop arithmetic, free of Qt so it is easy to test.
+"""The arithmetic of drawing a run in real time, free of Qt (the app's frame loop uses it).
 
 `FrameClock` is the display clock: it turns wall-clock time into the simulated time to show,
 the steps the engine owes, and where between the last two fixed steps to draw the agents.
