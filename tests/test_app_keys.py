@@ -59,7 +59,7 @@ def test_a_focused_slider_keeps_its_arrows_and_a_check_box_its_space(active, qtb
 def test_space_plays_and_pauses_from_a_focused_value_box(active, qtbot, box):
     """A value box's line edit took Space as text and dropped it: the key did nothing."""
     group = active.panel.groups[0]
-    spin = group.controls["distance"].spin if box == "value" else group.count_box
+    spin = group.controls["distance"].spin if box == "value" else group.spin_boxes["count"]
     focus(spin, qtbot)
     value, running = spin.value(), active.session.running
     qtbot.keyClick(spin, Qt.Key.Key_Space)

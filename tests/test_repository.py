@@ -16,9 +16,12 @@ pytestmark = pytest.mark.skipif(
 TOP_LEVEL = {
     ".ci",
     ".gitignore",
+    "LICENSE",
     "README.md",
     "benchmarks",
     "docs",
+    "package-lock.json",  # the p5.js port's pinned npm packages
+    "package.json",
     "pyproject.toml",
     "scenes",
     "scripts",

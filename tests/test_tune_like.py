@@ -222,7 +222,7 @@ def test_bad_output_names_are_refused_before_the_tracks_are_read(tmp_path, capsy
     assert main([*args, "--out", str(tmp_path / "t.txt")]) == 2
     assert "--out" in capsys.readouterr().err
     assert main([*args, "--out", str(tmp_path / "t.toml"), "--plot", "x.jpg"]) == 2
-    assert "--plot x.jpg: unknown plot format '.jpg'" in capsys.readouterr().err
+    assert "--plot x.jpg: unknown format '.jpg'; use .png" in capsys.readouterr().err
 
 
 def test_the_verdict_counts_the_check(capsys):

@@ -245,7 +245,11 @@ def _arrow(rect: QRect, up: bool) -> QPolygonF:
 
 
 def apply_dark_theme(app: QApplication) -> None:
-    app.setStyle(DarkStyle())
+    # Once per QApplication: setStyle deletes the style it replaces, under widgets that may
+    # still be drawing with it (tests and benchmarks start Qt through qt_application() again
+    # while earlier windows wait to be deleted; a second DarkStyle there crashed in C++).
+    if not isinstance(app.style(), DarkStyle):
+        app.setStyle(DarkStyle())
     palette = QPalette()
     for role, color in _ROLES.items():
         palette.setColor(role, QColor(color))
