@@ -159,6 +159,17 @@ def gl_view(qtbot, gl_session):
     close_view(view)
 
 
+@pytest.fixture(scope="session")
+def qapp():
+    """pytest-qt's QApplication, made as the app makes it (the dark theme, prompt updates), so
+    the tests see what users see. The style is set here once, before any widget exists:
+    replacing a style later, under windows that earlier tests left waiting for deletion,
+    crashed Qt."""
+    from wander3d.app.main import qt_application
+
+    return qt_application()
+
+
 @pytest.fixture
 def dialogs(monkeypatch):
     """Record QMessageBox.warning calls instead of blocking on a modal dialog; questions

@@ -43,6 +43,7 @@ IMPORT_MARKERS = (
 #: conftest.py's fixtures and what a test that uses one (directly or through another) needs.
 FIXTURE_MARKERS = {
     "qtbot": ("app",),
+    "qapp": ("app",),
     "settings": ("app",),
     "dialogs": ("app",),
     "gl_view": ("gl", "app"),
