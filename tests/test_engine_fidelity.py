@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tests.engine_support import (
+from engine_support import (
     OPEN_SPACE,
     group,
     run_spec,

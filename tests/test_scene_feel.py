@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scene_support import write
 
-from tests.engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
+from engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
 from wander3d import cli, load_scene
 from wander3d.engine import Enclosure
 from wander3d.engine.kernel import LOOKAHEAD
