@@ -19,6 +19,7 @@ from vispy import gloo
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
 from vispy.visuals.shaders import ModularProgram
+from vispy.visuals.visual import VisualView
 
 from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
 from wander3d.drawing.trail_plan import FLAG_SCALE, agent_rows
@@ -99,10 +100,10 @@ class ReferenceTrailVisual(Visual):
         self.set_gl_state(**TRAIL_GL_STATE)
         self.freeze()
 
-    def _prepare_transforms(self, view) -> None:
+    def _prepare_transforms(self, view: VisualView) -> None:
         self._original.vert["transform"] = view.get_transform()
 
-    def _prepare_draw(self, view) -> bool:
+    def _prepare_draw(self, view: VisualView) -> bool:
         trail = self._trail
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
         self.update_gl_state(line_width=TRAIL_WIDTH * scale)
@@ -122,7 +123,7 @@ class ReferenceTrailVisual(Visual):
     def draw(self) -> None:
         draw_visual(self, lambda _: self._original.draw(self._draw_mode, self._index_buffer))
 
-    def _compute_bounds(self, axis, view):
+    def _compute_bounds(self, axis: int, view: VisualView) -> None:
         return None
 
 

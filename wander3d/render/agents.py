@@ -8,10 +8,14 @@ never builds per-agent geometry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from vispy import gloo
+from vispy.scene import Node
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
+from vispy.visuals.visual import VisualView
 
 from wander3d.appearance import CONE_ASPECT, LIGHT_DIRECTION
 
@@ -144,7 +148,9 @@ def cone_mesh(segments: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-def hidden_faces(project, point: np.ndarray, mirrored: bool) -> str | bool:
+def hidden_faces(
+    project: Callable[[np.ndarray], np.ndarray], point: np.ndarray, mirrored: bool
+) -> str | bool:
     """Which triangles of a closed, outward-wound mesh face away from the viewer: "back" or
     "front" in GL terms, or False if unsure.
 
@@ -221,10 +227,10 @@ class ConesVisual(Visual):
         self.update()
         return p.nbytes + v.nbytes
 
-    def _prepare_transforms(self, view) -> None:
+    def _prepare_transforms(self, view: VisualView) -> None:
         view.view_program.vert["transform"] = view.get_transform()
 
-    def _prepare_draw(self, view) -> bool:
+    def _prepare_draw(self, view: VisualView) -> bool:
         # The cone is closed and wound outwards, so the faces turned away from the viewer are
         # always hidden behind the others: not rasterising them halves the work.
         # The shader's frame (f, s, u) with u = s x f is left-handed: it mirrors the mesh.
@@ -236,7 +242,7 @@ class ConesVisual(Visual):
         self._use_mesh(CONE_SIDES[0] if small else CONE_SIDES[-1])
         return self._count > 0
 
-    def _compute_bounds(self, axis, view):
+    def _compute_bounds(self, axis: int, view: VisualView) -> None:
         return None
 
 
@@ -262,16 +268,16 @@ class DotsVisual(Visual):
         self.update()
         return p.nbytes
 
-    def _prepare_transforms(self, view) -> None:
+    def _prepare_transforms(self, view: VisualView) -> None:
         view.view_program.vert["transform"] = view.get_transform()
 
-    def _prepare_draw(self, view) -> bool:
+    def _prepare_draw(self, view: VisualView) -> bool:
         # Dots keep their size in logical pixels on high-DPI screens.
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
         self.shared_program["u_point_size"] = self._size * scale
         return self._count > 0
 
-    def _compute_bounds(self, axis, view):
+    def _compute_bounds(self, axis: int, view: VisualView) -> None:
         return None
 
 
@@ -290,7 +296,7 @@ class AgentsLayer:
 
     def __init__(
         self,
-        parent,
+        parent: Node,
         slices: tuple[slice, ...],
         colors: list[tuple[float, float, float]],
         size: float,

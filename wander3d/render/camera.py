@@ -11,11 +11,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from vispy.scene.cameras import ArcballCamera, FlyCamera, TurntableCamera
+from vispy.scene import ViewBox
+from vispy.scene.cameras import ArcballCamera, BaseCamera, FlyCamera, TurntableCamera
 from vispy.util import transforms
 from vispy.util.quaternion import Quaternion
 
 from wander3d.appearance import FIT_MARGIN
+from wander3d.scene import CameraParams
 
 from .vispy_private import set_arcball_rotation
 
@@ -149,7 +151,7 @@ ORBIT_STEP = 2.0
 
 
 def home_from_scene(
-    camera, low: np.ndarray, high: np.ndarray, aspect: float, centred: bool = True
+    camera: CameraParams, low: np.ndarray, high: np.ndarray, aspect: float, centred: bool = True
 ) -> CameraHome:
     """A CameraHome from a scene's CameraParams (mode, azimuth, elevation, distance, fov).
 
@@ -220,7 +222,7 @@ def _axis_angle(rotation: np.ndarray) -> tuple[float, np.ndarray]:
 class CameraRig:
     """The view's camera: creates, resets and switches vispy cameras on `viewbox`."""
 
-    def __init__(self, viewbox, home: CameraHome, scale: float) -> None:
+    def __init__(self, viewbox: ViewBox, home: CameraHome, scale: float) -> None:
         """scale: a length typical of the scene (units); sets pan and fly speeds."""
         self.viewbox = viewbox
         self.home = home
@@ -234,7 +236,8 @@ class CameraRig:
         self.reset()
 
     @property
-    def camera(self):
+    def camera(self) -> BaseCamera:
+        """The vispy camera on the viewbox now (it changes with the mode)."""
         return self.viewbox.camera
 
     @property
@@ -326,7 +329,9 @@ class CameraRig:
         cam.view_changed()
 
     @staticmethod
-    def _rotation_between(cam, target: np.ndarray, center: np.ndarray) -> tuple[float, np.ndarray]:
+    def _rotation_between(
+        cam: BaseCamera, target: np.ndarray, center: np.ndarray
+    ) -> tuple[float, np.ndarray]:
         """The rotation that gives `cam` (now unrotated, around `center`) the matrix `target`.
 
         Every vispy 3D camera's matrix is left @ rotation @ translate(center); with the rotation

@@ -8,6 +8,7 @@ that an agent at full speed, or pushing with the full steering force, shows a fi
 from __future__ import annotations
 
 import numpy as np
+from vispy.scene import Node
 from vispy.scene.visuals import Line, Markers
 
 from wander3d.appearance import (
@@ -110,7 +111,7 @@ class DebugLayer:
     Drawn last and without depth testing, so it is never hidden inside the swarm.
     """
 
-    def __init__(self, parent) -> None:
+    def __init__(self, parent: Node) -> None:
         self.lines = Line(connect="segments", method="gl", width=1.5, parent=parent)
         self.lines.set_gl_state("translucent", depth_test=False)
         self.targets = Markers(parent=parent)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from vispy.scene import Node
 from vispy.scene.visuals import Line
 
 from wander3d.appearance import AXIS_COLORS, AXIS_FRACTION, BOX_COLOR, GRID_COLOR
@@ -66,7 +67,7 @@ def enclosure_lines(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.n
 class EnclosureLayer:
     """The box, grid and axes as one Line visual under `parent`."""
 
-    def __init__(self, parent, low: np.ndarray, high: np.ndarray) -> None:
+    def __init__(self, parent: Node, low: np.ndarray, high: np.ndarray) -> None:
         pos, colors = enclosure_lines(low, high)
         self.node = Line(pos=pos, color=colors, connect="segments", method="gl", parent=parent)
         self.node.set_gl_state("translucent", depth_test=True, depth_mask=False)

@@ -39,8 +39,8 @@ class LazyGLFunction:
         self.name = name
         self.argtypes = argtypes
 
-    def __call__(self, *args):
-        real: Callable = vispy_private.resolve_gl_function(self.name, self.argtypes)
+    def __call__(self, *args: object) -> None:
+        real: Callable[..., None] = vispy_private.resolve_gl_function(self.name, self.argtypes)
         vispy_private.add_gl_function(self.name, real)
         return real(*args)
 

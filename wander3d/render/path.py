@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from vispy.color import Colormap
+from vispy.scene import Node
 from vispy.scene.visuals import Line
 
 #: What the path's colour can show.
@@ -72,7 +73,7 @@ def path_colors(values: np.ndarray) -> tuple[np.ndarray, float, float]:
 class PathLayer:
     """One agent's path as a coloured line under `parent` (hidden until `set_path`)."""
 
-    def __init__(self, parent) -> None:
+    def __init__(self, parent: Node) -> None:
         self.line = Line(
             pos=np.zeros((2, 3), np.float32), width=PATH_WIDTH, method="gl", parent=parent
         )

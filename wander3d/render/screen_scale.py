@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from vispy.visuals.transforms import BaseTransform
 
 
-def pixels_per_unit(transform, corners: np.ndarray | None) -> float:
+def pixels_per_unit(transform: BaseTransform, corners: np.ndarray | None) -> float:
     """Largest on-screen size (physical pixels) of a world unit among `corners`.
 
     transform: a vispy transform from world to framebuffer pixels; corners: (8, 3) world

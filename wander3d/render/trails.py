@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 from vispy import gloo
+from vispy.scene import Node
 from vispy.scene.visuals import create_visual_node
 from vispy.visuals import Visual
+from vispy.visuals.visual import VisualView
 
 from wander3d.appearance import TRAIL_ALPHA, TRAIL_FADE_POWER
 from wander3d.drawing.trail_plan import (
@@ -202,10 +204,10 @@ class TrailVisual(Visual):
         self.update()
         return positions.nbytes + keys.nbytes
 
-    def _prepare_transforms(self, view) -> None:
+    def _prepare_transforms(self, view: VisualView) -> None:
         view.view_program.vert["transform"] = view.get_transform()
 
-    def _prepare_draw(self, view) -> bool:
+    def _prepare_draw(self, view: VisualView) -> bool:
         scale = getattr(view.transforms, "pixel_scale", 1.0) or 1.0
         self.update_gl_state(line_width=TRAIL_WIDTH * scale)
         return self._size >= 2
@@ -252,7 +254,7 @@ class TrailVisual(Visual):
         size = 2 * d.count * self.drawn_agents
         program.draw(self._draw_mode, index_prefix(self._buffers[key], size))
 
-    def _compute_bounds(self, axis, view):
+    def _compute_bounds(self, axis: int, view: VisualView) -> None:
         return None
 
 
@@ -268,7 +270,7 @@ class GroupTrail:
     a whole one.
     """
 
-    def __init__(self, node) -> None:
+    def __init__(self, node: TrailVisual) -> None:
         self.node = node
         self._mirrored = 0  # samples written, up to the newest on the GPU
         self._generation = -1  # the ring's generation on the GPU; -1: nothing yet
@@ -331,7 +333,7 @@ class TrailsLayer:
 
     def __init__(
         self,
-        parent,
+        parent: Node,
         shapes: tuple[tuple[int, int], ...],
         counts: list[int],
         colors: list[tuple[float, float, float]],

@@ -10,11 +10,13 @@ and schedules a redraw.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
 import vispy.app
 from vispy import gloo
+from vispy.app.canvas import DrawEvent, ResizeEvent
 from vispy.io import write_png
 
 from wander3d.appearance import cone_length
@@ -46,7 +48,7 @@ def _trail_bends(groups: tuple[GroupParams, ...], layout: Layout) -> list[float]
     ]
 
 
-def _composes_itself(app) -> bool:
+def _composes_itself(app: vispy.app.Application) -> bool:
     """Whether canvases of vispy Application `app` are presented by the toolkit after each
     draw (Qt: a QOpenGLWidget is composed into its window, a QOpenGLWindow swaps by itself),
     so a buffer swap of vispy's own would be wasted work.
@@ -96,9 +98,9 @@ class SimulationView:
         layout: Layout,
         *,
         size: tuple[int, int] = (1280, 800),
-        app=None,
+        app: vispy.app.Application | str | None = None,
         show: bool = False,
-        parent=None,
+        parent: object | None = None,
         samples: int = 0,
     ) -> None:
         ensure_instancing()
@@ -131,7 +133,9 @@ class SimulationView:
         self.canvas.events.draw.connect(self._draw_start, position="first")
         self.canvas.events.draw.connect(self._draw_end, position="last")
         self.canvas.events.resize.connect(self._refit_on_resize)
-        self._layers: tuple = ()
+        self._layers: tuple[
+            EnclosureLayer | AgentsLayer | TrailsLayer | DebugLayer | PathLayer, ...
+        ] = ()
         self._debug_visible = True
         self._debug_all = False
         self._stride = 1
@@ -432,7 +436,7 @@ class SimulationView:
         self.rig.home = self._home()
         self.rig.reset()
 
-    def _refit_on_resize(self, event) -> None:
+    def _refit_on_resize(self, event: ResizeEvent) -> None:
         # A window lays out its canvas after building it: while the user has not moved the
         # camera yet, fit the scene's view to the canvas's real shape, not its first one.
         if self.following is None and self.rig.at_home():
@@ -516,7 +520,10 @@ class SimulationView:
             canvas.pop_fbo()
 
     def screenshot(
-        self, path, size: tuple[int, int] | None = None, supersample: int = 2
+        self,
+        path: str | os.PathLike[str],
+        size: tuple[int, int] | None = None,
+        supersample: int = 2,
     ) -> np.ndarray:
         """Render (supersampled) and write a PNG to `path`; returns the image written."""
         image = self.render(size, supersample)
@@ -526,10 +533,10 @@ class SimulationView:
     def close(self) -> None:
         self.canvas.close()
 
-    def _draw_start(self, event) -> None:
+    def _draw_start(self, event: DrawEvent) -> None:
         self._draw_started = time.perf_counter()
 
-    def _draw_end(self, event) -> None:
+    def _draw_end(self, event: DrawEvent) -> None:
         self.last_draw_ms = (time.perf_counter() - self._draw_started) * 1e3
 
     def frame_shown(self) -> None:

@@ -45,6 +45,7 @@ from typing import Any
 import vispy.app
 from vispy import gloo
 from vispy import scene as vscene
+from vispy.color import Color
 from vispy.gloo.context import get_current_canvas
 from vispy.scene.cameras import ArcballCamera
 from vispy.util.quaternion import Quaternion
@@ -79,14 +80,15 @@ class FrameStartCanvas(vscene.SceneCanvas):
     def frame_cleared(self) -> None:
         """Called after the frame is cleared, before anything is drawn."""
 
-    def draw_frame(self, bgcolor=None) -> None:
-        """Clear to `bgcolor` (None: the canvas's) and draw the scene, with the hooks."""
+    def draw_frame(self, bgcolor: Color | str | tuple[float, ...] | None = None) -> None:
+        """Clear to `bgcolor` (any colour vispy's Color takes; None: the canvas's) and draw
+        the scene, with the hooks."""
         self.frame_start()
         self.context.clear(color=self.bgcolor if bgcolor is None else bgcolor, depth=True)
         self.frame_cleared()
         self.draw_visual(self.scene)
 
-    def _draw_scene(self, bgcolor=None) -> None:
+    def _draw_scene(self, bgcolor: Color | str | tuple[float, ...] | None = None) -> None:
         # vispy's own clears and draws the scene, nothing else (0.17).
         self.draw_frame(bgcolor)
 
