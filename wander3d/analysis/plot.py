@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +18,10 @@ from wander3d.files import unknown_format
 
 from .report import StatsReport, title
 from .stats import GroupCurves
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: Plot file extensions and the matplotlib format each writes.
 PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -65,7 +69,9 @@ def write_plot(
         plt.close(fig)
 
 
-def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequence[str]):
+def plot_figure(
+    report: StatsReport, curves: Sequence[GroupCurves], colors: Sequence[str]
+) -> Figure:
     """The six panels (see write_plot) as a matplotlib Figure (Agg; the caller closes it)."""
     import matplotlib
 
@@ -74,7 +80,7 @@ def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequ
 
     fig, axes = plt.subplots(2, 3, figsize=(16, 10.4), dpi=110, facecolor=_BACKGROUND)
     try:
-        _draw(fig, axes[0], report, curves, colors)
+        _draw(axes[0], report, curves, colors)
         _draw_path(axes[1], report, curves, colors)
         fig.suptitle(title(report), color=_FOREGROUND, fontsize=12)
         fig.tight_layout(rect=(0, 0, 1, 0.97))
@@ -84,19 +90,19 @@ def plot_figure(report: StatsReport, curves: Sequence[GroupCurves], colors: Sequ
     return fig
 
 
-def style_axes(ax: Any, xlabel: str, ylabel: str, heading: str) -> None:
+def style_axes(ax: Axes, xlabel: str, ylabel: str, heading: str) -> None:
     """Dress a matplotlib Axes as every wander3d plot is: dark panel, light text and grid."""
     _style(ax, xlabel, ylabel, heading)
 
 
-def style_legend(ax: Any) -> None:
+def style_legend(ax: Axes) -> None:
     """The Axes' legend in the dark style."""
     legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                        labelcolor=_FOREGROUND, loc="best")  # fmt: skip
     legend.get_frame().set_alpha(0.85)
 
 
-def _style(ax, xlabel: str, ylabel: str, heading: str) -> None:
+def _style(ax: Axes, xlabel: str, ylabel: str, heading: str) -> None:
     ax.set_facecolor(_PANEL)
     ax.set_title(heading, color=_FOREGROUND, fontsize=11, loc="left")
     ax.set_xlabel(xlabel, color=_FOREGROUND)
@@ -111,7 +117,13 @@ def _label(g_name: str, method: str) -> str:
     return g_name if g_name == method else f"{g_name} ({method})"
 
 
-def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
+def _draw(
+    axes: Sequence[Axes],
+    report: StatsReport,
+    curves: Sequence[GroupCurves],
+    colors: Sequence[str],
+) -> None:
+    """The top row: turn-rate distributions, heading and turning-axis autocorrelations."""
     rates_ax, heading_ax, axis_ax = axes
     groups = report.groups
 
@@ -171,7 +183,13 @@ def _draw(fig, axes, report: StatsReport, curves, colors) -> None:
         ax.set_xlim(0.0, axes_limit(curves))
 
 
-def _draw_path(axes, report: StatsReport, curves, colors) -> None:
+def _draw_path(
+    axes: Sequence[Axes],
+    report: StatsReport,
+    curves: Sequence[GroupCurves],
+    colors: Sequence[str],
+) -> None:
+    """The bottom row: mean squared displacements, turn and lift angle distributions."""
     from matplotlib.ticker import NullLocator
 
     msd_ax, turn_ax, lift_ax = axes
@@ -213,7 +231,7 @@ def _draw_path(axes, report: StatsReport, curves, colors) -> None:
         legend.get_frame().set_alpha(0.85)
 
 
-def plain_log_ticks(ax: Any) -> None:
+def plain_log_ticks(ax: Axes) -> None:
     """On each log axis of `ax` spanning less than two decades, a few plain labels (1, 2, 5
     times powers of ten) and no minor ones: matplotlib labels minor ticks of so short an
     axis (2, 3, 4, 6 x 10^-3), and their labels overlap."""

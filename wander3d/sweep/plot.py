@@ -8,7 +8,7 @@ only, with the Agg backend (no display).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -17,6 +17,13 @@ from wander3d.analysis.metric_table import metric as metric_row
 from wander3d.scene import schema
 
 from .keys import KeyPathError, parse_key_path
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: A sweep table as columns (Table.to_pydict): column name -> one value per row.
+Columns = dict[str, list[Any]]
 
 #: (column, title) of the metrics the atlas shows; titles from the metric table.
 METRICS = tuple(
@@ -61,8 +68,11 @@ def _levels(column: Sequence[Any]) -> list[Any]:
     return seen
 
 
-def _grid(rows: dict[str, list[Any]], keys: Sequence[str], group: str, metric: str) -> tuple:
-    """Per-level arrays of the metric over seeds: values (levels..., seeds) as nested lists."""
+def _grid(
+    rows: Columns, keys: Sequence[str], group: str, metric: str
+) -> tuple[list[list[Any]], dict[tuple[int, ...], list[float]]]:
+    """`group`'s `metric` over the levels of `keys`: (per key, its levels in sweep order;
+    per cell, (level index per key) -> the metric of each seed run there)."""
     levels = [_levels(rows[k]) for k in keys]
     cells: dict[tuple[int, ...], list[float]] = {}
     for i, name in enumerate(rows["group"]):
@@ -87,7 +97,7 @@ def write_atlas(
         plt.close(fig)
 
 
-def atlas_figure(table: pa.Table, keys: Sequence[str]) -> Any:
+def atlas_figure(table: pa.Table, keys: Sequence[str]) -> Figure:
     """The atlas of `table` over `keys` as a matplotlib Figure (Agg; the caller closes it)."""
     import matplotlib
 
@@ -128,7 +138,17 @@ def atlas_figure(table: pa.Table, keys: Sequence[str]) -> Any:
     return fig
 
 
-def _heatmap(ax, rows, keys, group: str, metric: str, title: str, fig) -> None:
+def _heatmap(
+    ax: Axes,
+    rows: Columns,
+    keys: Sequence[str],
+    group: str,
+    metric: str,
+    title: str,
+    fig: Figure,
+) -> None:
+    """`group`'s `metric` (mean over seeds) over two keys as a heatmap in `ax`, its colour
+    bar beside it in `fig`."""
     from matplotlib import patheffects
 
     (xs, ys), cells = _grid(rows, keys, group, metric)
@@ -156,7 +176,8 @@ def _heatmap(ax, rows, keys, group: str, metric: str, title: str, fig) -> None:
     ax.set_title(f"{group}: {title}", fontsize=AXIS_SIZE)
 
 
-def _lines(ax, rows, key: str, group: str, metric: str) -> None:
+def _lines(ax: Axes, rows: Columns, key: str, group: str, metric: str) -> None:
+    """`group`'s `metric` over one key as a line (mean over seeds), the seeds' spread shaded."""
     (xs,), cells = _grid(rows, [key], group, metric)
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in xs)
     positions = np.array(xs, dtype=float) if numeric else np.arange(len(xs), dtype=float)
