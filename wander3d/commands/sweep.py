@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wander3d.analysis.plot import plot_format
 from wander3d.analysis.sampling import BYTES_PER_AGENT_SAMPLE, plan_samples
@@ -17,6 +18,10 @@ from wander3d.scene.memory import format_bytes
 
 from .common import EXIT_DECLINED, EXIT_INTERRUPTED, PROG, CliError, help_paragraph, output_option
 from .progress import CellProgress
+
+if TYPE_CHECKING:  # the sweep package is imported when a sweep runs, not with the CLI
+    from wander3d.sweep.run import SweepRun
+    from wander3d.sweep.spec import Sweep
 
 NAME = "sweep"
 HELP = "measure the wander over a grid of parameters (a parameter atlas), on Dask"
@@ -104,7 +109,7 @@ def add_timeout_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check_memory(sweep, workers: int) -> None:
+def check_memory(sweep: Sweep, workers: int) -> None:
     """CliError if `workers` cells at once would not fit in the memory budget."""
     plan = plan_samples(sweep.base.dt, sweep.seconds, sweep.sample_rate)
     largest = max(sweep.cells, key=lambda c: c.scene.agent_count).scene
@@ -164,7 +169,7 @@ def main(args: argparse.Namespace) -> int:
         return _run(args, sweep, out, plot_path)
 
 
-def estimate(sweep, out: Path, workers: int) -> tuple[int, int, float]:
+def estimate(sweep: Sweep, out: Path, workers: int) -> tuple[int, int, float]:
     """(cells to run, their agent-steps, estimated seconds on `workers` workers): the cells
     neither `out`'s table nor its parts already hold."""
     from wander3d.sweep import store
@@ -174,7 +179,7 @@ def estimate(sweep, out: Path, workers: int) -> tuple[int, int, float]:
     return len(todo), steps, steps / AGENT_STEPS_PER_WORKER_S / workers
 
 
-def _confirmed(sweep, out: Path, workers: int | None, scheduler: str | None) -> bool:
+def _confirmed(sweep: Sweep, out: Path, workers: int | None, scheduler: str | None) -> bool:
     """Whether to start: yes for a sweep estimated under ASK_ABOVE_S; else ask on a terminal
     (a CliError without one, naming --yes)."""
     from wander3d.sweep import execute
@@ -199,7 +204,7 @@ def _confirmed(sweep, out: Path, workers: int | None, scheduler: str | None) -> 
     return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
-def _measured(sweep, out: Path) -> set[str]:
+def _measured(sweep: Sweep, out: Path) -> set[str]:
     """Ids of the cells of `sweep` a rerun would not run again: in `out`'s table or parts."""
     from wander3d.sweep import store
 
@@ -208,7 +213,7 @@ def _measured(sweep, out: Path) -> set[str]:
     return {*store.read_table_cells(out, groups), *parts}
 
 
-def _run(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None) -> int:
+def _run(args: argparse.Namespace, sweep: Sweep, out: Path, plot_path: Path | None) -> int:
     """Run the sweep holding `out`'s lock; its failures as CliError, an interrupt as 130."""
     from wander3d.sweep import execute, store
 
@@ -244,7 +249,7 @@ def _run(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None) -> 
     return 0
 
 
-def _measure(args: argparse.Namespace, sweep, out: Path, plot_path: Path | None):
+def _measure(args: argparse.Namespace, sweep: Sweep, out: Path, plot_path: Path | None) -> SweepRun:
     """Start the cluster, run the missing cells, write the table (and the --plot picture)."""
     from wander3d.sweep import execute, run_sweep
 
