@@ -8,6 +8,7 @@ the main window connects each to what it does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from PyQt6.QtCore import QEvent, QObject, Qt
@@ -136,8 +137,7 @@ class Actions:
         sp = QStyle.StandardPixmap
         self.window = window
 
-        def a(*args, **kwargs) -> QAction:
-            return make_action(window, *args, **kwargs)
+        a = functools.partial(make_action, window)
 
         self.open = a("&Open scene…", ("Ctrl+O",), "Open a scene file", sp.SP_DialogOpenButton)
         self.reload = a("&Reload", ("Ctrl+R",), "Reload the scene file", sp.SP_BrowserReload)

@@ -21,6 +21,7 @@ from PyQt6.QtCore import QCoreApplication, QEvent, Qt
 from PyQt6.QtGui import QGuiApplication, QKeyEvent, QWindow
 from PyQt6.QtOpenGL import QOpenGLWindow
 from PyQt6.QtWidgets import QWidget
+from vispy.util import SimpleBunch
 
 from wander3d.render.vispy_private import (
     application_with_canvas,
@@ -53,7 +54,8 @@ class CanvasWindow(qt_canvas_backend_base(), QOpenGLWindow):  # type: ignore[mis
     is drawn straight into the window (a software renderer would pay for the blit).
     """
 
-    def _init_specific(self, p, kwargs) -> None:
+    def _init_specific(self, p: SimpleBunch, kwargs: dict[str, object]) -> None:
+        # p: the canvas's settings as vispy's backends receive them (parent, context, ...).
         if p.parent is not None and not isinstance(p.parent, QWindow):
             p.parent = None  # a widget parent is the container's business (embed)
         glformat = qt_surface_format(p.context.config)

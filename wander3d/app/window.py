@@ -23,6 +23,7 @@ from PyQt6.QtWidgets import (
     QScrollArea,
     QStyle,
 )
+from vispy.app.canvas import MouseEvent
 
 from wander3d.engine import max_threads
 from wander3d.render import CAMERA_MODES, SimulationView
@@ -281,10 +282,10 @@ class MainWindow(QMainWindow):
             6000,
         )
 
-    def _mouse_press(self, event) -> None:
+    def _mouse_press(self, event: MouseEvent) -> None:
         self._press_pos = np.asarray(event.pos[:2], dtype=float) if event.button == 1 else None
 
-    def _mouse_release(self, event) -> None:
+    def _mouse_release(self, event: MouseEvent) -> None:
         press, self._press_pos = self._press_pos, None
         if event.button != 1 or press is None:
             return
