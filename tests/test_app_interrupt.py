@@ -64,7 +64,12 @@ def test_ctrl_c_with_unsaved_edits_asks_first(
 ):
     closer = CloseOnInterrupt(window, interrupts)
     asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or answer)
+
+    def question(*args):
+        asked.append(args[2])  # the question's text
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
     ctrl_c()
     qtbot.waitUntil(lambda: bool(asked), timeout=5000)

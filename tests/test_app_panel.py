@@ -76,7 +76,7 @@ def test_values_outside_the_default_range_are_shown_exactly(qtbot):
 def test_parameters_that_span_decades_have_log_sliders_with_units(qtbot):
     control = ParamControl(PARAMS["max_force"], 50.0)
     assert control.spin.suffix() == " mass·units/s²"
-    seen = []
+    seen: list[float] = []
     control.valueChanged.connect(seen.append)
     control.slider.setValue(SLIDER_STEPS // 2)
     assert seen[-1] == pytest.approx(math.sqrt(control.lo * control.hi), rel=0.01)
@@ -103,8 +103,13 @@ def test_edits_mark_the_title_and_reset_or_save_clears_it(window, tmp_path, qtbo
     [(QMessageBox.StandardButton.Cancel, False), (QMessageBox.StandardButton.Discard, True)],
 )
 def test_closing_with_edits_asks_first(window, monkeypatch, answer, closed):
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or answer)
+    asked: list[str] = []
+
+    def question(*args):
+        asked.append(args[2])  # the question's text
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
     window.panel.groups[0].controls["jitter"].spin.setValue(9.5)
     assert window.close() is closed
     assert asked and "not saved" in asked[0].replace("\u00a0", " ")

@@ -29,7 +29,9 @@ def test_share_writes_the_running_scene_with_its_edits(window, tmp_path):
     config = page_config(out)
     shown = {p["name"]: p["value"] for p in config["groups"][0]["params"]}
     assert shown["radius"] == radius == window.session.groups[0].wander.radius
-    imports = re.search(r'<script type="importmap">(.*?)</script>', out.read_text()).group(1)
+    importmap = re.search(r'<script type="importmap">(.*?)</script>', out.read_text())
+    assert importmap is not None, "the page has no import map"
+    imports = importmap.group(1)
     core = base64.b64decode(json.loads(imports)["imports"]["wander"].partition(",")[2]).decode()
     assert f"radius: {radius!r}" in core  # the core's scene block has the edit too
     assert str(out) in window.statusBar().currentMessage()

@@ -12,6 +12,11 @@ import itertools
 import numpy as np
 import pytest
 
+from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
+from wander3d.engine.methods import angle_decorrelation, sphere_decorrelation
+from wander3d.scene import bundled_scene, bundled_scenes, load_scene
+from wander3d.scene.feel import scene_feel, turn_back_distance
+
 from engine_support import (
     OPEN_SPACE,
     group,
@@ -20,10 +25,6 @@ from engine_support import (
     simulation,
     turn_rates,
 )
-from wander3d.engine import METHODS, STEERING_MODES, Enclosure, Simulation
-from wander3d.engine.methods import angle_decorrelation, sphere_decorrelation
-from wander3d.scene import bundled_scene, bundled_scenes, load_scene
-from wander3d.scene.feel import scene_feel, turn_back_distance
 
 
 def immovable(g):
@@ -72,6 +73,7 @@ def measured_decorrelation(sim: Simulation, stated: float) -> float:
 @pytest.mark.parametrize(("radius", "jitter"), [(12.0, 10.0), (15.0, 40.0)])
 def test_sphere_target_decorrelates_in_five_radius_over_jitter_squared(radius, jitter):
     stated = sphere_decorrelation(radius, jitter)
+    assert stated is not None  # jitter > 0: the target moves
     assert stated == pytest.approx(5 * (radius / jitter) ** 2)  # what the docs write
     g = immovable(group("sphere", count=200, radius=radius, jitter=jitter))
     sim = simulation(g, enclosure=OPEN_SPACE, seed=3)
@@ -82,6 +84,7 @@ def test_sphere_target_decorrelates_in_five_radius_over_jitter_squared(radius, j
 @pytest.mark.parametrize(("rate", "vertical"), [(0.8, 1.0), (4.0, 0.2)])
 def test_angle_target_decorrelates_as_check_says(rate, vertical):
     stated = angle_decorrelation(rate, vertical)
+    assert stated is not None  # rate > 0: the target moves
     g = immovable(group("angle", count=200, rate=rate, vertical=vertical))
     sim = simulation(g, enclosure=OPEN_SPACE, seed=4)
     measured = measured_decorrelation(sim, stated)

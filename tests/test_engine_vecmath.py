@@ -21,7 +21,7 @@ def test_normalize_never_returns_nan_for_zero_rows():
     fallback = np.tile([0.0, 1.0, 0.0], (3, 1))
     out = normalize(v, fallback)
     assert np.isfinite(out).all()
-    np.testing.assert_allclose(out, [[0, 1, 0], [0.6, 0, 0.8], [0, 1, 0]])
+    np.testing.assert_allclose(out, [[0.0, 1.0, 0.0], [0.6, 0.0, 0.8], [0.0, 1.0, 0.0]])
 
 
 def test_perpendicular_is_unit_and_orthogonal_even_for_axis_vectors():

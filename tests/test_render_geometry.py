@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pytest
 from extras_support import missing_extra
@@ -14,7 +16,7 @@ from wander3d.render.agents import cone_mesh, hidden_faces
 from wander3d.render.camera import _axis_angle, fit_distance
 from wander3d.render.debug import debug_geometry
 from wander3d.render.enclosure import enclosure_lines, nice_step
-from wander3d.render.trails import GroupTrail, _slot_runs
+from wander3d.render.trails import GroupTrail, TrailVisual, _slot_runs
 from wander3d.session import Overlay
 from wander3d.session.published import TrailPublisher
 
@@ -62,7 +64,9 @@ def test_debug_geometry_sphere_and_arrows(small_scene):
     sim = Simulation(small_scene.run_spec)
     sim.step(5)
     agent = 3  # a sphere-method agent
-    pos, colors, targets = debug_geometry(Overlay.of(sim, [agent]), sim.groups, sim.layout)
+    pos, colors, targets = debug_geometry(
+        Overlay.of(sim, np.array([agent])), sim.groups, sim.layout
+    )
     assert len(pos) == len(colors) and len(pos) % 2 == 0
     np.testing.assert_allclose(targets[0], sim.wander_points[agent], rtol=1e-5, atol=1e-4)
     sphere = pos[: 3 * CIRCLE_SEGMENTS * 2]
@@ -83,9 +87,11 @@ def test_debug_geometry_sphere_and_arrows(small_scene):
 def test_debug_geometry_seek_has_no_sphere_and_empty_selection(small_scene):
     sim = Simulation(small_scene.run_spec)
     seek_agent = sim.group_slices[1].start
-    pos, _, _ = debug_geometry(Overlay.of(sim, [seek_agent]), sim.groups, sim.layout)
+    pos, _, _ = debug_geometry(Overlay.of(sim, np.array([seek_agent])), sim.groups, sim.layout)
     assert len(pos) == 2 + 2 * 10  # the line to the target, two arrows of five segments
-    pos, colors, targets = debug_geometry(Overlay.of(sim, []), sim.groups, sim.layout)
+    pos, colors, targets = debug_geometry(
+        Overlay.of(sim, np.array([], np.int64)), sim.groups, sim.layout
+    )
     assert pos.shape == (0, 3) and colors.shape == (0, 4) and targets.shape == (0, 3)
 
 
@@ -130,7 +136,7 @@ def test_group_trail_mirrors_the_engine_ring(small_scene, every):
     buffer = sim.trail_buffers[0]
     assert buffer.every == every
     mirror = RingMirror(group.count, buffer.capacity)
-    trail = GroupTrail(mirror)
+    trail = GroupTrail(cast(TrailVisual, mirror))  # it has what GroupTrail uses of a node
     publisher = TrailPublisher(len(sim.groups))
 
     def sync() -> int:
@@ -236,13 +242,12 @@ def test_frame_box_centres_the_boxs_picture_where_looking_at_its_centre_did_not(
 def test_an_orbiting_camera_fits_the_box_at_every_angle_and_no_further():
     """Fitted to the box's bounding cylinder, the fish tank filled about half of an orbit
     video's frame; fitted to the box at every angle, it fills it at its widest."""
-    from types import SimpleNamespace
-
     from wander3d.render.camera import _basis, home_from_scene
+    from wander3d.scene import CameraParams
 
     low, high = np.array([-160.0, -45, -90]), np.array([160.0, 45, 90])  # the fish tank
-    camera = SimpleNamespace(mode="turntable", azimuth=20.0, elevation=10.0, fov=45.0,
-                             distance=None)  # fmt: skip
+    camera = CameraParams(mode="turntable", azimuth=20.0, elevation=10.0, fov=45.0,
+                          distance=None)  # fmt: skip
     aspect = 16 / 9
     home = home_from_scene(camera, low, high, aspect, centred=False)
     centre = np.array(home.center)

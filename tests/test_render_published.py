@@ -117,6 +117,7 @@ def check_frame(view: SimulationView, session: Session, seen: Uploads, truth: Tr
     """What `view` is about to draw is the state it shows, as the engine had it."""
     seen.drawn()
     state, layout, display = view.state, view.layout, session.display
+    assert state is not None, "a frame drawn before any state was shown"
     sim = truth.at(state.step)
     assert state.groups == sim.groups
     positions = sim.positions.astype(np.float32)
@@ -144,7 +145,7 @@ def check_frame(view: SimulationView, session: Session, seen: Uploads, truth: Tr
     selected = session.selected
     ringed = selected is not None and int(layout.group_index[selected]) not in display.hidden_groups
     assert view.debug.highlight.visible == ringed
-    if ringed:
+    if ringed and selected is not None:  # ringed: something is selected
         np.testing.assert_array_equal(seen.ring, positions[selected : selected + 1])
 
 
@@ -174,7 +175,9 @@ def scene(small_scene):
     return small_scene.replace(groups=groups)
 
 
-def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(qtbot, scene):
+def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(
+    qtbot, monkeypatch, scene
+):
     rng = np.random.default_rng()  # a new pattern of toggles every run
     with Session(scene) as session:
         view = SimulationView(scene, session.layout, size=SIZE, app="pyqt6")
@@ -192,12 +195,13 @@ def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(
         start = view.canvas.frame_start
 
         def frame_start() -> None:  # every frame, on screen or rendered, before drawing
-            check_frame(view, session, seen, truth)
+            check_frame(view, session, seen, truth)  # a state is shown
+            assert view.state is not None
             drawn.append(view.state.step)
             racing.append(session.busy)  # a job handed to the engine and not yet collected
             start()
 
-        view.canvas.frame_start = frame_start
+        monkeypatch.setattr(view.canvas, "frame_start", frame_start)
         # Flat out: the engine gets its next job as soon as the last one is collected, so it
         # is stepping (ahead of the state shown) while the toggles and the frames happen.
         for _ in range(FRAMES):
@@ -212,6 +216,7 @@ def test_every_drawn_frame_is_the_published_state_while_toggles_race_the_engine(
         assert len(drawn) == FRAMES + 1 and sum(racing) >= FRAMES // 2 and session.step > 0
         # Once the engine caught up, the overlay covers everything asked for.
         covers = overlay_agents(session.layout, session.display, session.selected)
+        assert view.state is not None
         np.testing.assert_array_equal(view.state.overlay.agents, covers)
         binding.deleteLater()
         close_view(view)

@@ -11,7 +11,7 @@ from extras_support import skip_reason
 pytest.importorskip("imageio", reason=skip_reason("gl"))
 
 import imageio.v3 as iio
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from wander3d.render.record import gif_delays_ms
 
@@ -71,6 +71,7 @@ def test_video_has_one_frame_per_fps_and_the_orbit_moves_the_view(scene, tmp_pat
     if suffix == ".gif":
         # 8 fps is 12.5 hundredths a frame: delays alternate so the clip lasts its 2 s.
         with Image.open(out) as gif:
+            assert isinstance(gif, GifImagePlugin.GifImageFile)
             delays = []
             for i in range(gif.n_frames):
                 gif.seek(i)

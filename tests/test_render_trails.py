@@ -57,7 +57,7 @@ def blur(image: np.ndarray) -> np.ndarray:
     """RGB averaged over each pixel's 3 x 3 neighbourhood."""
     rgb = np.pad(image[..., :3].astype(float), ((1, 1), (1, 1), (0, 0)), mode="edge")
     h, w = image.shape[:2]
-    return sum(rgb[dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)) / 9
+    return np.asarray(sum(rgb[dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3))) / 9
 
 
 def pieces(mask: np.ndarray) -> int:

@@ -246,7 +246,9 @@ def test_trails_that_missed_states_wait_for_the_whole_rings(qtbot, small_scene):
         session.resend_trails()
         session.settle()
         view.show_state(session.state)
-        filled = sum(t.size * t.points.shape[1] for t in session.state.trails)
+        trails = [t for t in session.state.trails if t is not None]
+        assert len(trails) == len(session.state.trails)  # every group's ring, whole
+        filled = sum(t.size * t.points.shape[1] for t in trails)
         assert view.last_trail_upload_bytes == 16 * filled and not view.trails_behind
         assert all(t.node.visible for t in view.trails.groups.values())
         close_view(view)
@@ -325,6 +327,7 @@ def test_a_qt_canvas_leaves_the_buffer_swap_to_qt(qtbot, small_scene, monkeypatc
     view.canvas.events.draw.connect(lambda event: draws.append(1), position="last")
     view.canvas.native.show()
     qtbot.waitExposed(view.canvas.native)
+    assert view.state is not None  # draw_states showed one
     view.show_state(view.state)
     qtbot.waitUntil(lambda: len(draws) >= 1, timeout=5000)
     image = view.canvas.native.grabFramebuffer()

@@ -115,7 +115,12 @@ def test_an_index_prefix_draws_the_first_indices_of_its_buffer(gl_view, monkeypa
     queue = gl_view.canvas.context.glir
     commands: list[tuple] = []
     real = queue.command
-    monkeypatch.setattr(queue, "command", lambda *c: (commands.append(c), real(*c))[1])
+
+    def command(*c):
+        commands.append(c)
+        return real(*c)
+
+    monkeypatch.setattr(queue, "command", command)
     program.draw("lines", vispy_private.index_prefix(buffer, 4))
     draws = [c for c in commands if c[0] == "DRAW"]
     assert [d[3] for d in draws] == [(buffer.id, "UNSIGNED_INT", 4)]

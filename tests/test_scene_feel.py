@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from scene_support import write
 
-from engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
 from wander3d import cli, load_scene
 from wander3d.engine import Enclosure
 from wander3d.engine.kernel import LOOKAHEAD
 from wander3d.scene.feel import group_feel, scene_warnings, sharpest_turn, turn_back_distance
+
+from engine_support import OPEN_SPACE, group, sample_headings, simulation, turn_rates
 
 
 @pytest.mark.parametrize("steering", ["force", "desired"])
@@ -23,6 +24,7 @@ def test_the_sharpest_turn_check_states_is_the_engines(steering, distance, radiu
         max_force=float(max_force),
     )
     stated = sharpest_turn(g)
+    assert stated is not None  # max_speed > 0: not on the spot
     sim = simulation(g, enclosure=OPEN_SPACE, seed=1)
     sim.step(300)
     measured = np.degrees(turn_rates(sample_headings(sim, 60, 0.1), 0.1)).max()

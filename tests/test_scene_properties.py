@@ -40,6 +40,7 @@ def number(k: Key, lo: float | None = None, hi: float | None = None) -> st.Searc
     """Numbers a key accepts (floats, and ints where the range allows), within [lo, hi]."""
     lo = k.lo if lo is None else lo
     hi = k.hi if hi is None else hi
+    assert lo is not None and hi is not None, f"{k.name} is unbounded: pass lo and hi"
     floats = st.floats(
         min_value=lo, max_value=hi, exclude_min=k.lo_open, exclude_max=k.hi_open,
         allow_nan=False, allow_infinity=False,

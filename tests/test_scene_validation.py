@@ -356,4 +356,4 @@ def test_to_toml_escapes_names_and_reads_back(tmp_path):
     path = write(tmp_path, scene.to_toml(), "escaped.toml")
     again = load_scene(path)
     assert again == scene and again.name == name
-    assert "# s" in again.text  # units are written as comments
+    assert again.text is not None and "# s" in again.text  # units are written as comments

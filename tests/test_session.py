@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from scene_support import REPO, write
 
-from wander3d.engine import Simulation
+from wander3d.engine import GroupParams, Simulation
 from wander3d.scene import MemoryFitError, SceneError, load_scene
-from wander3d.session import Display, Session
+from wander3d.session import Display, Session, TrailSamples
 
 SCENE = """
 [scene]
@@ -146,7 +146,7 @@ def test_events_come_on_the_owners_thread_and_state_is_a_copy(session):
 
 
 def test_groups_changed_fires_for_edits_and_resets_only(session):
-    seen = []
+    seen: list[tuple[GroupParams, ...]] = []
     session.events.groups_changed.connect(seen.append)
     session.advance(4)
     session.settle()
@@ -209,7 +209,7 @@ def test_the_path_of_the_selected_agent_is_traced_on_the_engine(session, scene):
 
 
 def test_display_toggles_are_part_of_the_running_scene(session):
-    seen = []
+    seen: list[Display] = []
     session.events.display_changed.connect(seen.append)
     assert not session.modified
     session.set_display(trails=False)
@@ -234,7 +234,7 @@ def test_opening_another_scene_drops_the_old_runs_work(session, scene, monkeypat
     _slow_steps(monkeypatch, 0.05)
     session.advance(5)  # in flight against the old simulation
     other = scene.replace(groups=scene.groups[:1])
-    changed = []
+    changed: list[bool] = []
     session.events.simulation_changed.connect(changed.append)
     session.open(other)
     session.settle()
@@ -301,7 +301,7 @@ def test_the_sessions_settings_are_read_only_outside(session):
     ]:
         with pytest.raises(AttributeError):
             setattr(session, name, value)
-    seen = []
+    seen: list[bool] = []
     session.events.running_changed.connect(seen.append)
     session.set_running(True)
     assert session.running and seen == [True]
@@ -348,6 +348,13 @@ def _ring_of(sim: Simulation, group: int) -> np.ndarray:
     return ring
 
 
+def _trails(session: Session) -> tuple[TrailSamples, ...]:
+    """Every group's trail publication in the session's last state (each must have one)."""
+    trails = session.state.trails
+    assert all(t is not None for t in trails), "a group published no trail"
+    return tuple(t for t in trails if t is not None)
+
+
 def test_trail_publications_rebuild_the_engines_rings(scene):
     """Each state brings the trail samples since the last (a hidden group none; it catches
     up when shown), or whole rings after a jump: applied in order, they are the rings."""
@@ -372,8 +379,8 @@ def test_trail_publications_rebuild_the_engines_rings(scene):
         session.advance(3)
     session.settle()
     check(18, (0, 1))
-    assert not any(t.whole for t in session.state.trails)
-    assert len(session.state.trails[0].points) == 3
+    assert not any(t.whole for t in _trails(session))
+    assert len(_trails(session)[0].points) == 3
     session.set_group_visible(1, False)
     session.advance(2)
     session.settle()
@@ -381,20 +388,20 @@ def test_trail_publications_rebuild_the_engines_rings(scene):
     check(20, (0,))
     session.set_group_visible(1, True)  # publishes at once, with the samples it missed
     session.settle()
-    assert not session.state.trails[1].whole
+    assert not _trails(session)[1].whole
     check(20, (0, 1))
     session.advance(30)  # more than group 1's ring holds: whole
     session.settle()
-    assert session.state.trails[1].whole and not session.state.trails[0].whole
+    assert _trails(session)[1].whole and not _trails(session)[0].whole
     check(50, (0, 1))
     session.seek(12)  # a jump back: the rings start again, whole
     session.settle()
-    assert all(t.whole for t in session.state.trails)
+    assert all(t.whole for t in _trails(session))
     reference = Simulation(scene.run_spec)
     check(12, (0, 1))
     session.resend_trails()
     session.settle()
-    assert all(t.whole for t in session.state.trails)
+    assert all(t.whole for t in _trails(session))
     session.close()
 
 
@@ -419,7 +426,7 @@ def test_an_edit_that_no_longer_fits_the_live_groups_is_refused_on_the_engine(se
     """Each edit was valid against the groups collected when it was asked for; applied
     after the one before it, the second is not (two groups of one name): the engine thread
     checks again, changes nothing and says why."""
-    rejected = []
+    rejected: list[str] = []
     session.events.edit_rejected.connect(rejected.append)
     session.edit(0, name="twin")
     session.edit(1, name="twin")  # checked against group 0 still named "a"
@@ -434,11 +441,14 @@ def test_a_burst_of_seeks_runs_only_the_last(session, monkeypatch):
 
     session.advance(30)
     session.settle()
-    ran = []
+    ran: list[int] = []
     original = jobs.Seek.apply
-    monkeypatch.setattr(
-        jobs.Seek, "apply", lambda job, run: ran.append(job.step) or original(job, run)
-    )
+
+    def apply(job, run):
+        ran.append(job.step)
+        return original(job, run)
+
+    monkeypatch.setattr(jobs.Seek, "apply", apply)
     _slow_steps(monkeypatch, 0.05)
     session.advance(2)  # in flight while the seeks come in
     for step in (5, 9, 14):

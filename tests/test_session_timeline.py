@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from engine_support import group, run_spec, simulation
 
 BOX = Enclosure(min=(-40, -20, -40), max=(40, 20, 40), margin=6.0)
 GROUPS = (group("sphere", count=20, trail_length=12), group("noise", count=10, trail_length=5))
-EDITS = {  # step -> (group, changes to its wander parameters)
+# step -> (group, changes to its wander parameters: each field's own type)
+EDITS: dict[int, tuple[int, dict[str, Any]]] = {
     37: (0, {"radius": 2.0, "jitter": 25.0}),
     90: (1, {"method": "seek", "interval": 0.3}),
 }

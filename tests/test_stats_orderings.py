@@ -30,14 +30,19 @@ SECONDS = 60.0
 SMOOTH = ("sphere", "angle", "noise")
 
 
+def scaled(corner: tuple[float, float, float], scale: float) -> tuple[float, float, float]:
+    x, y, z = corner
+    return x * scale, y * scale, z * scale
+
+
 def measure(scale: float) -> dict[str, GroupStats]:
     """compare.toml with its box scaled by `scale`, sampled at the default 10 Hz."""
     scene = load_scene(REPO / "scenes" / "compare.toml")
     box = scene.enclosure
     scene = scene.replace(
         enclosure=Enclosure(
-            min=tuple(v * scale for v in box.min),
-            max=tuple(v * scale for v in box.max),
+            min=scaled(box.min, scale),
+            max=scaled(box.max, scale),
             margin=box.margin,
         ),
         # Trails are for drawing; the metrics do not need them.

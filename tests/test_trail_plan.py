@@ -136,14 +136,14 @@ def test_level_flags_say_whether_a_reflection_happened_within_each_stride(frames
     rng = np.random.default_rng(4)
     breaks = rng.random((200, 5)) < 0.08
     since = np.full(5, 1 << 30)  # no reflection known
-    flags = []
+    frame_flags = []
     cuts = np.sort(rng.choice(np.arange(1, 200), 30, replace=False))
     if frames == "one sample each":  # the usual frame, with its own faster path
         cuts = np.arange(1, 200)
     for part in np.split(breaks, cuts):  # frames take any number of samples
         f, since = level_flags(part, since)
-        flags.append(f)
-    flags = np.concatenate(flags)
+        frame_flags.append(f)
+    flags = np.concatenate(frame_flags)
     for j in range(200):
         for bit, samples in enumerate(FLAG_WINDOWS):
             window = breaks[max(0, j - samples + 1) : j + 1]
@@ -169,7 +169,7 @@ def test_index_buffers_for_some_agents_are_the_full_ones_filtered_prefix_by_pref
     n, agents = 11, np.array([0, 3, 4, 9])
     for level in range(LEVELS):
         full = index_buffers(n, capacity, level)
-        some = index_buffers(n, capacity, level, agents)
+        some_buffers = index_buffers(n, capacity, level, agents)
         for kind in ("chunks", "blocks", "wrap"):
             pairs = full[kind].reshape(-1, 2)
             per_agent = len(pairs) // n
@@ -178,7 +178,7 @@ def test_index_buffers_for_some_agents_are_the_full_ones_filtered_prefix_by_pref
                 prefix = pairs[: count * n]
                 expected = prefix[np.isin(prefix[:, 0] % n, agents)]
                 np.testing.assert_array_equal(
-                    some[kind][: 2 * count * len(agents)].reshape(-1, 2), expected
+                    some_buffers[kind][: 2 * count * len(agents)].reshape(-1, 2), expected
                 )
     for span in (1, 3):
         pairs = partial_indices(n, span).reshape(-1, 2)
