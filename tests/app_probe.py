@@ -66,6 +66,7 @@ def main() -> None:
     image = window.view.render()
     grabbed = window.view.canvas.native.grabFramebuffer()
     viewport = window.panel_scroll.viewport()
+    assert viewport is not None
     clipped = []
     for group in window.panel.groups:
         for key, control in group.controls.items():
@@ -74,6 +75,7 @@ def main() -> None:
                 if r.right() >= viewport.width() or r.left() < 0:
                     clipped.append(f"{group.visible_box.text()}.{key}")
     screen = window.screen()
+    assert screen is not None
     print(
         json.dumps(
             {

@@ -59,7 +59,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     whose marker names an extra that is not installed, saying which."""
     for item in items:
         function = getattr(item, "originalname", item.name)
-        for marker in sorted(derived_markers(item.path, function, item.fixturenames)):
+        fixtures = getattr(item, "fixturenames", ())  # test functions have them
+        for marker in sorted(derived_markers(item.path, function, fixtures)):
             if item.get_closest_marker(marker) is None:
                 item.add_marker(marker)
         for marker in MARKER_EXTRAS:

@@ -18,10 +18,11 @@ from app_support import activate
 from PyQt6.QtCore import QCoreApplication, QEvent, QMimeData, QPoint, QPointF, Qt, QUrl
 from PyQt6.QtGui import QDragEnterEvent, QDropEvent, QSurface, QWheelEvent
 from PyQt6.QtOpenGL import QOpenGLWindow
+from PyQt6.QtWidgets import QApplication
 from vispy import gloo
 from vispy.gloo import gl
 
-from wander3d.app.canvas_window import prefer_prompt_updates
+from wander3d.app.canvas_window import CanvasWindow, prefer_prompt_updates
 from wander3d.app.window import MainWindow
 
 
@@ -36,10 +37,11 @@ def _in_next_frame(window, qtbot, look):
 
 def test_the_canvas_draws_in_its_own_gl_window_and_the_main_window_stays_raster(window, qtbot):
     native = window.view.canvas.native
-    assert isinstance(native, QOpenGLWindow)
-    assert window.centralWidget() is native.container
+    assert isinstance(native, CanvasWindow) and isinstance(native, QOpenGLWindow)
+    container = native.container
+    assert container is not None and window.centralWidget() is container
     assert window.windowHandle().surfaceType() == QSurface.SurfaceType.RasterSurface
-    assert native.container.size() == native.size()
+    assert container.size() == native.size()
     assert window.view.canvas.physical_size == (native.width(), native.height())
     assert native.format().swapInterval() == 1  # in step with the display, no tearing
     # What the window shows is the scene: the agents and trails lit on the background.
@@ -80,7 +82,7 @@ def test_tab_moves_the_focus_from_the_canvas_to_the_panel_and_back(window, qtbot
     qtbot.waitUntil(native.hasFocus, timeout=2000)
     qtbot.keyClick(native, Qt.Key.Key_Tab)
     qtbot.waitUntil(lambda: not native.hasFocus(), timeout=2000)
-    focused = QCoreApplication.instance().focusWidget()
+    focused = QApplication.focusWidget()
     assert focused is not None and window.dock.isAncestorOf(focused)
     qtbot.keyClick(focused, Qt.Key.Key_Backtab)
     qtbot.waitUntil(native.hasFocus, timeout=2000)

@@ -46,7 +46,7 @@ def test_opens_the_default_scene_and_draws_it(make_window, qtbot):
 def test_missing_file_at_start_up_falls_back_to_the_default(tmp_path):
     scene, error = load_start_scene(tmp_path / "nope.toml")
     assert scene.source == bundled_scene()
-    assert "nope.toml" in error
+    assert error is not None and "nope.toml" in error
 
 
 def test_keyboard_shortcuts_drive_the_simulation(window, qtbot):
@@ -288,14 +288,19 @@ def test_save_as_starts_in_the_users_folder_not_the_bundled_scenes(
 
     from wander3d.scene import scenes_dir
 
-    asked = []
-    monkeypatch.setattr(
-        QFileDialog, "getSaveFileName", lambda *args: asked.append(args[2]) or ("", "")
-    )
+    shipped = scenes_dir()
+    assert shipped is not None
+    asked: list[str] = []
+
+    def get_save_file_name(*args):
+        asked.append(args[2])  # the folder or file the dialog starts at
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", get_save_file_name)
     window = make_window(load_scene(bundled_scene("default")))
     assert not window.files.save_dialog()
     start = Path(asked[-1])
-    assert start.parent.resolve() != scenes_dir().resolve() and start.parent.is_dir()
+    assert start.parent.resolve() != shipped.resolve() and start.parent.is_dir()
     window.files.open_scene(small_scene.source)  # the user's own file: beside it
     window.files.save_dialog()
     assert Path(asked[-1]).parent == small_scene.source.parent
@@ -380,7 +385,7 @@ def test_every_toolbar_button_has_an_icon_of_its_own(window):
         buffer = QBuffer()
         buffer.open(QBuffer.OpenModeFlag.WriteOnly)
         action.icon().pixmap(QSize(24, 24)).toImage().save(buffer, "PNG")
-        images[action.text()] = bytes(buffer.data())
+        images[action.text()] = buffer.data().data()
     assert len(set(images.values())) == len(images), "two buttons share an icon"
     assert {"Reset view", "Follow", "Save s&creenshot"} <= set(images)
 
@@ -406,23 +411,28 @@ def test_export_and_share_start_where_save_as_does(make_window, monkeypatch, sma
     from wander3d.app.code_export import ExportCodeDialog
     from wander3d.scene import scenes_dir
 
-    asked = []
-    monkeypatch.setattr(
-        QFileDialog, "getSaveFileName", lambda *args: asked.append(Path(args[2])) or ("", "")
-    )
-    monkeypatch.setattr(
-        ExportCodeDialog,
-        "exec",
-        lambda dialog: asked.append(dialog.choice()[1]) or QDialog.DialogCode.Rejected,
-    )
+    shipped = scenes_dir()
+    assert shipped is not None
+    asked: list[Path] = []  # where each dialog starts
+
+    def get_save_file_name(*args):
+        asked.append(Path(args[2]))
+        return "", ""
+
+    def exec_dialog(dialog):
+        asked.append(dialog.choice()[1])
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", get_save_file_name)
+    monkeypatch.setattr(ExportCodeDialog, "exec", exec_dialog)
     window = make_window(load_scene(bundled_scene("default")))
-    window.settings.setValue("last_dir", str(scenes_dir()))
+    window.settings.setValue("last_dir", str(shipped))
     for dialog in (window.files.save_dialog, window.code_export.export_dialog,
                    window.web_share.share_dialog):  # fmt: skip
         dialog()
     folders = {path.parent for path in asked}
     assert len(asked) == 3 and len(folders) == 1
-    assert folders.pop().resolve() != scenes_dir().resolve()
+    assert folders.pop().resolve() != shipped.resolve()
     asked.clear()
     window.files.open_scene(small_scene.source)  # the user's own file: beside it
     for dialog in (window.files.save_dialog, window.code_export.export_dialog,
@@ -479,12 +489,19 @@ def test_file_dialogs_show_their_columns_whole(window, qtbot, tmp_path):
     def look() -> None:
         dialog = QApplication.activeModalWidget()
         view = dialog.findChild(QTreeView) if isinstance(dialog, QFileDialog) else None
-        if view is None or view.model().rowCount(view.rootIndex()) < 2:
+        model = None if view is None else view.model()
+        if (
+            not isinstance(dialog, QFileDialog)
+            or view is None
+            or model is None
+            or model.rowCount(view.rootIndex()) < 2
+        ):
             QTimer.singleShot(50, look)  # the folder is read in the background
             return
         QApplication.processEvents()
         sizes.append((dialog.width(), dialog.height()))
-        header, model, metrics = view.header(), view.model(), view.fontMetrics()
+        header, metrics = view.header(), view.fontMetrics()
+        assert header is not None
         for column in range(4):
             texts = [
                 str(model.index(row, column, view.rootIndex()).data())

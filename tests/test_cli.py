@@ -254,7 +254,12 @@ def test_a_mistyped_first_word_names_what_it_may_mean_and_opens_nothing(
 ):
     monkeypatch.chdir(tmp_path)
     opened = []
-    monkeypatch.setattr(open_command, "main", lambda args: opened.append(args) or 0)
+
+    def open_main(args):
+        opened.append(args)
+        return 0
+
+    monkeypatch.setattr(open_command, "main", open_main)
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"wander3d: error: {hint}") and err.count("\n") == 1, err
@@ -306,7 +311,7 @@ def test_open_reports_a_broken_gui_stack_without_traceback(desktop, monkeypatch,
     def __getattr__(name):
         raise ImportError("libEGL.so.1: cannot open shared object file", name="PyQt6.QtGui")
 
-    broken.__getattr__ = __getattr__
+    monkeypatch.setattr(broken, "__getattr__", __getattr__, raising=False)
     monkeypatch.setitem(sys.modules, "wander3d.app", broken)
     assert cli.main(["default"]) == 1
     err = capsys.readouterr().err
@@ -323,7 +328,7 @@ def fake_app(desktop, monkeypatch):
         calls.append(scene_path)
         return 0
 
-    app.run_app = run_app
+    monkeypatch.setattr(app, "run_app", run_app, raising=False)
     monkeypatch.setitem(sys.modules, "wander3d.app", app)
     return calls
 

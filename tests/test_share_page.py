@@ -62,7 +62,9 @@ def test_the_page_is_one_file_that_names_no_outside_resource(default_page):
     # No src/href to anything, no URL a browser could fetch (the licence's text names none).
     assert not re.search(r"""(src|href)\s*=""", page)
     assert not re.search(r"https?://", page), re.search(r".{40}https?://.{40}", page)
-    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', page).group(1))
+    importmap = re.search(r'<script type="importmap">(.*?)</script>', page)
+    assert importmap is not None, "the page has no import map"
+    imports = json.loads(importmap.group(1))
     assert set(imports["imports"]) == {"three", "wander", "wander-three"}
     assert all(u.startswith("data:text/javascript;base64,") for u in imports["imports"].values())
     assert "Copyright © 2010-2026 three.js authors" in page  # the vendored licence, inlined

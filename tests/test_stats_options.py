@@ -82,6 +82,7 @@ def test_check_and_stats_agree_once_walls_are_counted(capsys):
     huge = dataclasses.replace(scene.enclosure, min=(-1e5,) * 3, max=(1e5,) * 3)
     free = scene.replace(groups=(group,), enclosure=huge)
     (alone,), _ = compute_stats(sample_spec(free.run_spec, 40.0, 10.0), free.groups)
+    assert feel.sharpest_turn is not None  # it moves
     assert alone.mean_turn_rate < feel.sharpest_turn
     assert alone.persistence == pytest.approx(feel.decorrelation_s, rel=0.15)
     assert cli.main(["check", "compare"]) == 0

@@ -418,7 +418,7 @@ def test_atlas_axes_name_keys_with_units_and_mark_censored_persistence():
         heat = [ax for ax in axes if ax.get_xlabel()]
         assert all(ax.get_xlabel() == "wander jitter (units/√s)" for ax in heat)
         assert all(ax.get_ylabel() == "wander radius (units)" for ax in heat)
-        assert all(t.get_fontsize() >= 9 for ax in heat for t in ax.get_xticklabels())
+        assert all(float(t.get_fontsize()) >= 9 for ax in heat for t in ax.get_xticklabels())
         persistence = next(ax for ax in heat if "persistence" in ax.get_title())
         marks = [t for t in persistence.texts if t.get_text() == CENSORED_MARK]
         assert [m.get_position() for m in marks] == [(0, 1)]  # jitter 2, radius 8 only
@@ -483,9 +483,20 @@ values = [2, 10]
 """
 
 
+def _record_runs(monkeypatch) -> list[tuple]:
+    """Make the sweep command's run a no-op that records its arguments; returns the record."""
+    started: list[tuple] = []
+
+    def run(*args):
+        started.append(args)
+        return 0
+
+    monkeypatch.setattr("wander3d.commands.sweep._run", run)
+    return started
+
+
 def test_a_sweep_of_weeks_says_so_and_needs_yes_without_a_terminal(tmp_path, capsys, monkeypatch):
-    started = []
-    monkeypatch.setattr("wander3d.commands.sweep._run", lambda *a: started.append(a) or 0)
+    started = _record_runs(monkeypatch)
     path = write(tmp_path, HUGE)
     out = tmp_path / "a.parquet"
     assert main(["sweep", str(path), "--out", str(out), "--workers", "2"]) == 2
@@ -506,8 +517,7 @@ def test_a_sweep_of_weeks_asks_on_a_terminal(tmp_path, capsys, monkeypatch, answ
         def readline(self) -> str:
             return answer
 
-    started = []
-    monkeypatch.setattr("wander3d.commands.sweep._run", lambda *a: started.append(a) or 0)
+    started = _record_runs(monkeypatch)
     monkeypatch.setattr(sys, "stdin", Terminal())
     path = write(tmp_path, HUGE)
     assert main(["sweep", str(path), "--out", str(tmp_path / "a.parquet")]) == status

@@ -376,6 +376,7 @@ def test_ctrl_c_stops_tuning_with_one_line_and_exit_130(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )  # fmt: skip
+    assert tune.stderr is not None  # piped
     first = tune.stderr.readline()  # after the first batch of trials
     assert first.startswith("wander3d: 8 trials"), first
     os.killpg(tune.pid, signal.SIGINT)
