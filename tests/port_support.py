@@ -16,6 +16,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -223,8 +224,8 @@ def check_formatting(probe: Callable[..., str], tmp: Path) -> None:
     f32 = np.concatenate([
         rng.integers(0, 2**32, 100_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
         rng.uniform(-300, 300, 100_000).astype(np.float32),
-        np.float32([0.0, -0.0, 1e-7, 1e-6, 1e9, 1e10, 1048576.25, 1048576.75, 3.4028235e38,
-                    1e-45, 1.17549435e-38, 16777216.0, 2.0**-20, 0.1]),
+        np.array([0.0, -0.0, 1e-7, 1e-6, 1e9, 1e10, 1048576.25, 1048576.75, 3.4028235e38,
+                  1e-45, 1.17549435e-38, 16777216.0, 2.0**-20, 0.1], np.float32),
     ])  # fmt: skip
     f32 = f32[np.isfinite(f32)]
     f64 = np.concatenate([
@@ -378,7 +379,7 @@ def check_usage(port: Path) -> None:
 
 
 def engine_with_edits(
-    scene: Path, edits: list[tuple[int, int, str, float]], steps: int
+    scene: Path, edits: list[tuple[int, int, str, Any]], steps: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The engine's positions and velocities after `steps` steps of `scene` with run-time
     edits (step, group, scene key, value): before step `step`, group `group`'s key takes

@@ -12,6 +12,7 @@ import dataclasses
 import re
 import shutil
 import subprocess
+from typing import Any
 
 import numpy as np
 import pytest
@@ -233,7 +234,7 @@ def test_agents_come_and_go_at_run_time_without_changing_the_others(probe):
 #: angle, noise, seek, random, each with force and desired steering): every numeric parameter
 #: and the steering mode, noise's frequency (its curves kept in place) and seek's interval (a
 #: shorter one applies at once) included.
-EDITS = [
+EDITS: list[tuple[int, int, str, Any]] = [  # (step, group, key, value of the key's type)
     (90, 0, "jitter", 25.0),
     (90, 1, "max_speed", 14.0),
     (150, 2, "rate", 2.5),

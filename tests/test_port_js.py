@@ -495,7 +495,8 @@ def p5_min_js() -> Path:
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    extensions_map: ClassVar = {
+    # A class attribute in CPython; typeshed declares it per instance.
+    extensions_map: ClassVar = {  # type: ignore[misc]
         **SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
     }

@@ -74,7 +74,8 @@ def test_msd_agrees_with_trackpy_on_ragged_nan_gapped_tracks_far_away(tmp_path, 
     pd = pytest.importorskip("pandas")
     tp = pytest.importorskip("trackpy")
     rng = np.random.default_rng(7)
-    rows, pieces = [], []
+    rows: list = []  # pandas DataFrames, as trackpy takes them
+    pieces: list = []
     for particle in range(6):
         n = 150 + 70 * particle
         heading = np.cumsum(rng.normal(0, 0.2, n))

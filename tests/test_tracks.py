@@ -120,7 +120,7 @@ def test_uneven_2d_tracks_measure_as_the_circles_they_follow(tmp_path, capsys):
 
 
 def test_frames_with_dt_are_timed_tracks(tmp_path, capsys):
-    rows = {"particle": [1] * 30 + [2] * 30, "frame": list(range(30)) * 2}
+    rows: dict[str, list] = {"particle": [1] * 30 + [2] * 30, "frame": list(range(30)) * 2}
     rows["x"] = list(np.arange(30) * 0.5) * 2
     rows["y"] = list(np.sin(np.arange(30))) * 2
     rows["z"] = [0.0] * 60
@@ -390,7 +390,12 @@ def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
 
     figures = []
     draw = plot.plot_figure
-    monkeypatch.setattr(plot, "plot_figure", lambda *a: figures.append(draw(*a)) or figures[-1])
+
+    def plot_figure(*args):
+        figures.append(draw(*args))
+        return figures[-1]
+
+    monkeypatch.setattr(plot, "plot_figure", plot_figure)
     write_csv(tmp_path / "npcs.csv", circles())
     out = tmp_path / "npcs.png"
     assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(out)]) == 0

@@ -92,7 +92,7 @@ def test_turn_distance_is_zero_for_the_same_distribution_and_grows_with_the_turn
 def circles_csv(path) -> None:
     """Tracks no wander group can match: perfect circles, turning at 40 deg/s forever."""
     t = np.arange(301) * 0.1
-    rows = {"TrackId": [], "Time": [], "X": [], "Y": []}
+    rows: dict[str, list[float]] = {"TrackId": [], "Time": [], "X": [], "Y": []}
     for k in range(3):
         rows["TrackId"] += [k] * len(t)
         rows["Time"] += list(t)
@@ -149,7 +149,7 @@ def test_like_options_need_like(tmp_path, capsys):
 def slow_circles_csv(path, speed: float = 0.5, radius: float = 2.0) -> None:
     """Slow tracks in m/s, as most animals are: circles of `radius` at `speed`."""
     t = np.arange(301) * 0.1
-    rows = {"id": [], "t": [], "x": [], "y": []}
+    rows: dict[str, list[float]] = {"id": [], "t": [], "x": [], "y": []}
     for k in range(3):
         rows["id"] += [k] * len(t)
         rows["t"] += list(t)
