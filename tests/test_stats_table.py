@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import pytest
 from scene_support import REPO
@@ -18,13 +19,13 @@ from wander3d.cli import main
 
 def fake_stats(name: str = "g", **values: float | bool) -> GroupStats:
     """GroupStats with every metric a distinct number (overridden by `values`), no bounds."""
-    fields: dict[str, object] = {"name": name, "method": "sphere", "agents": 12}
+    fields: dict[str, Any] = {"name": name, "method": "sphere", "agents": 12}
     for i, m in enumerate(METRICS):
         fields[m.name] = 0.125 + i
         if m.bound:
             fields[m.bound] = False
     fields.update(values)
-    return GroupStats(**fields)  # type: ignore[arg-type]
+    return GroupStats(**fields)
 
 
 def report(*groups: GroupStats) -> StatsReport:

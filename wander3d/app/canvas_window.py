@@ -41,6 +41,7 @@ def prefer_prompt_updates() -> None:
     os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
 
 
+# The first base is vispy's Qt canvas backend class, found at run time: mypy cannot follow it.
 class CanvasWindow(qt_canvas_backend_base(), QOpenGLWindow):  # type: ignore[misc]
     """vispy canvas backend on a QOpenGLWindow.
 

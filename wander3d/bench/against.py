@@ -168,8 +168,10 @@ def commit_tree(commit: str, cache: Path | None = None) -> tuple[str, Path]:
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             # Only regular files and folders inside the scratch directory, where Python has
             # the filter (3.11.4 on); git archive writes nothing else.
-            safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
-            tar.extractall(scratch, **safe)  # type: ignore[arg-type]
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(scratch, filter="data")
+            else:
+                tar.extractall(scratch)
         staged = Path(scratch) / "tree"
         staged.mkdir()
         shutil.move(str(Path(scratch) / "wander3d"), staged / "wander3d")

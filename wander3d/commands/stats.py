@@ -223,8 +223,10 @@ def _report(
     if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
         # Big runs take a while to analyse too (about a second per million agent-samples).
         print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-    lags = {} if max_lag is None else {"max_lag_s": max_lag, "min_lags": 1}
-    stats, curves = compute_stats(samples, groups, **lags)  # type: ignore[arg-type]
+    if max_lag is None:
+        stats, curves = compute_stats(samples, groups)
+    else:
+        stats, curves = compute_stats(samples, groups, max_lag_s=max_lag, min_lags=1)
     return StatsReport(groups=stats, curves=curves, **run)
 
 

@@ -148,7 +148,7 @@ def application_with_canvas(backend: str, canvas_backend: type) -> vispy.app.App
     app = vispy.app.Application(backend)
     module = types.ModuleType(app.backend_module.__name__)
     module.__dict__.update(app.backend_module.__dict__)
-    module.CanvasBackend = canvas_backend  # type: ignore[attr-defined]
+    module.__dict__["CanvasBackend"] = canvas_backend
     app._backend_module = module
     return app
 
