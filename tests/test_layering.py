@@ -183,9 +183,14 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+#: The conditions of a block that only type checkers run.
+_TYPE_CHECKING = {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
+
+
 def imports_of(source: str, module: str, is_package: bool) -> dict[str, bool]:
     """Absolute names of every module `source` imports (relative imports resolved), each
-    mapped to True when it is imported only inside functions (lazily)."""
+    mapped to True when it is imported only inside functions (lazily) or for type checking
+    (`if TYPE_CHECKING:`, never at run time)."""
     package = module if is_package else module.rpartition(".")[0]
     tree = ast.parse(source)
     in_function = {
@@ -194,6 +199,12 @@ def imports_of(source: str, module: str, is_package: bool) -> dict[str, bool]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         for inner in ast.walk(node)
         if inner is not node
+    } | {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in _TYPE_CHECKING
+        for statement in node.body
+        for inner in ast.walk(statement)
     }
     found: dict[str, bool] = {}
 
@@ -300,6 +311,7 @@ def test_the_checker_catches_violations():
         "wander3d.engine.z": ("import vispy.scene", "third-party vispy.scene"),
         "wander3d.scene.a": ("from wander3d.render import draw", "(render)"),
         "wander3d.scene.b": ("def f():\n    import PyQt6.QtCore", "third-party PyQt6.QtCore"),
+        "wander3d.scene.x": ("if TYPE_CHECKING:\n    import PyQt6", "third-party PyQt6"),
         "wander3d.scene.c": ("from wander3d import cli", "imports wander3d.cli (cli)"),
         "wander3d.scene.d": ("import wander3d", "imports wander3d"),
         "wander3d.render.e": ("from wander3d.app import window", "(app)"),
@@ -343,6 +355,8 @@ def test_the_checker_catches_violations():
             "from wander3d.files import output_file\nimport numpy as np\n"
             "def plot():\n    import matplotlib.pyplot as plt"
         ),
+        "wander3d.analysis.r": "if TYPE_CHECKING:\n    from matplotlib.figure import Figure",
+        "wander3d.bench.s": "if typing.TYPE_CHECKING:\n    from wander3d.render import view",
         "wander3d.bench.r": (
             "from wander3d.engine import Simulation\n"
             "def frames():\n    from vispy import gloo\n    from ..render import offscreen"
