@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from wander3d.analysis.metrics import MSD_WEIGHTINGS
 from wander3d.analysis.plot import plot_format
 from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
 from wander3d.analysis.sampling import (
@@ -114,6 +115,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "at most half the run or the longest track",
     )
     parser.add_argument(
+        "--msd-weighting",
+        choices=MSD_WEIGHTINGS,
+        default="pairs",
+        help="how the MSD (and its slope) weighs tracks: every pair of samples alike "
+        "(default), or as trackpy's emsd (each track's own MSD by its count of independent "
+        "measurements), to compare with trackpy; the same on tracks of one length",
+    )
+    parser.add_argument(
         "--headings",
         choices=("velocity", "positions"),
         help="where the headings come from: the velocity (default: the engine's, or a tracks "
@@ -205,7 +214,7 @@ def main(args: argparse.Namespace) -> int:
         report = _report(
             _with_headings(samples, args.headings),
             scene.groups,
-            args.max_lag,
+            args,
             scene=scene.name,
             source=None if scene.source is None else str(scene.source),
             seed=scene.seed,
@@ -220,17 +229,25 @@ def main(args: argparse.Namespace) -> int:
 def _report(
     samples: Samples,
     groups: Sequence[GroupParams | GroupLabel],
-    max_lag: float | None,
+    args: argparse.Namespace,
     **run: Any,
 ) -> StatsReport:
-    """The statistics of `samples` as a report, with autocorrelations up to `max_lag` s
-    (None: the default); `run` describes them (StatsReport's fields)."""
+    """The statistics of `samples` as a report, with autocorrelations up to --max-lag s
+    (None: the default) and the MSD weighted as --msd-weighting says; `run` describes them
+    (StatsReport's fields)."""
     if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
         # Big runs take a while to analyse too (about a second per million agent-samples).
         print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-    lags = {} if max_lag is None else {"max_lag_s": max_lag, "min_lags": 1}
-    stats, curves = compute_stats(samples, groups, **lags)  # type: ignore[arg-type]
-    return StatsReport(groups=stats, curves=curves, **run)
+    # --max-lag is the lag asked for, however few samples that is.
+    max_lag, min_lags = (MAX_LAG_S, MIN_LAGS) if args.max_lag is None else (args.max_lag, 1)
+    stats, curves = compute_stats(
+        samples,
+        groups,
+        max_lag_s=max_lag,
+        min_lags=min_lags,
+        msd_weighting=args.msd_weighting,
+    )
+    return StatsReport(groups=stats, curves=curves, msd_weighting=args.msd_weighting, **run)
 
 
 def _with_headings(samples: Samples, headings: str | None) -> Samples:
@@ -279,7 +296,7 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         report = _report(
             _with_headings(tracks.samples, args.headings),
             tracks.groups,
-            args.max_lag,
+            args,
             scene=record.scene_name if record else path.name,
             source=str(path),
             seed=record.seed if record else None,
