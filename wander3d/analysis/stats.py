@@ -3,6 +3,7 @@ definition: `metrics`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -255,3 +256,49 @@ def compute_stats(
         for i, g in enumerate(groups)
     ]
     return [r[0] for r in results], [r[1] for r in results if r[1] is not None]
+
+
+#: `sampling_errors` deals a group's agents into this many interleaved parts.
+SAMPLING_PARTS = 8
+
+
+def sampling_errors(
+    samples: Samples, index: int, group: GroupParams | GroupLabel, parts: int = SAMPLING_PARTS
+) -> dict[str, float]:
+    """The standard error of each of group `index`'s measures (GroupStats' float fields, in
+    their units): how far a measure of these agents may be from one of many more agents
+    moving alike, by sampling alone. The delete-a-group jackknife: the agents are dealt into
+    `parts` interleaved parts (fewer for fewer agents), the group is measured without each
+    part in turn, and the error is sqrt((G - 1) / G * sum of (value without part g - their
+    mean)^2) over the G parts. NaN where fewer than two of those have the measure."""
+    sl = samples.group_slices[index]
+    agents = np.arange(sl.start, sl.stop)
+    parts = min(parts, len(agents))
+    values: dict[str, list[float]] = {}
+    for part in range(parts):
+        columns = agents[np.arange(len(agents)) % parts != part]
+        subset = Samples(
+            interval=samples.interval,
+            times=samples.times,
+            headings=samples.headings[:, columns],
+            positions=samples.positions[:, columns],
+            speeds=samples.speeds[:, columns],
+            group_slices=(slice(0, len(columns)),),
+            low=samples.low,
+            high=samples.high,
+            margin=samples.margin,
+            lengths=None if samples.lengths is None else np.asarray(samples.lengths)[columns],
+        )
+        stats, _ = group_stats(subset, 0, group, curves=False)
+        for name, value in vars(stats).items():
+            if isinstance(value, float) and math.isfinite(value):
+                values.setdefault(name, []).append(value)
+    names = [f.name for f in dataclasses.fields(GroupStats) if f.type in ("float", float)]
+    errors = {}
+    for name in names:
+        v = np.asarray(values.get(name, ()))
+        g = len(v)
+        errors[name] = (
+            float(np.sqrt((g - 1) / g * ((v - v.mean()) ** 2).sum())) if g >= 2 else math.nan
+        )
+    return errors
