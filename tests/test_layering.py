@@ -67,7 +67,7 @@ LAYERS: dict[str, Layer] = {
     "sweep": Layer(
         uses=("api", "engine", "scene", "helpers", "export", "analysis"),
         third_party=("numpy", "pyarrow"),
-        third_party_lazily=("dask", "distributed", "optuna", "dfols", "matplotlib"),
+        third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
     ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings.
     # PIL comes with imageio; imageio_ffmpeg is the render extra's ffmpeg.

@@ -30,7 +30,7 @@ HELP = "find parameter values whose measured metrics match targets"
 
 DEFAULT_SECONDS = 30.0
 DEFAULT_SEEDS = 2
-DEFAULT_TRIALS = 160
+DEFAULT_TRIALS = 320
 DEFAULT_TOLERANCE = 0.05
 #: The exit status when the best trial is not within --tolerance of every target (the tuned
 #: scene is written all the same); 2 stays bad input.

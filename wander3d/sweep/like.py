@@ -87,34 +87,6 @@ def turn_distance(counts: Array, reference: Array) -> float:
     return float(gap / _spread(b))
 
 
-#: The quantiles of |turn angle| a fit compares (`turn_residuals`).
-TURN_QUANTILES = (0.2, 0.4, 0.6, 0.8, 0.9, 0.97)
-
-
-def turn_residuals(counts: Array, reference: Array) -> Array:
-    """How a turn-angle distribution's shape is off the reference's, as residuals a least-
-    squares search can follow: its |turn angle| at each of TURN_QUANTILES less the
-    reference's, over the reference's mean |turn angle| and sqrt(len(TURN_QUANTILES)).
-
-    Their root mean square approaches `turn_distance` (the mean over all quantiles of such
-    differences: the Wasserstein distance of one dimension), but each moves smoothly with
-    the group's keys, where a distance only grows from 0. Both are histograms over equal
-    bins from -180 to 180 deg; the quantiles interpolate linearly within a bin.
-    """
-    return (_abs_quantiles(counts) - _abs_quantiles(reference)) / (
-        _spread(reference) * math.sqrt(len(TURN_QUANTILES))
-    )
-
-
-def _abs_quantiles(counts: Array) -> Array:
-    c = np.asarray(counts, dtype=np.float64)
-    half = len(c) // 2
-    folded = c[half:] + c[:half][::-1]  # |angle| in bins from 0 to 180 deg
-    cumulative = np.concatenate([[0.0], np.cumsum(folded)]) / max(folded.sum(), 1.0)
-    edges = np.linspace(0.0, 180.0, half + 1)
-    return np.interp(TURN_QUANTILES, cumulative, edges)
-
-
 def _spread(counts: Array) -> float:
     """A histogram's mean |angle| (deg), at least half a bin."""
     c = np.asarray(counts, dtype=np.float64)
@@ -285,7 +257,6 @@ def write_plot(
 __all__ = [
     "LIKE_METRICS",
     "TURN_DISTANCE",
-    "TURN_QUANTILES",
     "Profile",
     "TrackTargets",
     "measure_checked",
@@ -294,6 +265,5 @@ __all__ = [
     "reach",
     "track_targets",
     "turn_distance",
-    "turn_residuals",
     "write_plot",
 ]

@@ -1,14 +1,11 @@
 """Tuning: find parameter values of one group whose measured metrics match targets.
 
 Coarse to fine. Optuna's TPE sampler (seeded) proposes values over the whole ranges, in
-batches that run on the Dask cluster together, for COARSE_SHARE of the trials; then DFO-LS
-(Cartis and Roberts' derivative-free Gauss-Newton method for noisy least squares) goes on from
-the best distinct points found: it models each target's error as a linear function of the keys'
-log values, fitted to the trials around it, so that no single trial's noise steers it, and
-steps to where the model's errors vanish. What both minimise is the sum of squared residuals:
-each target's relative error and, for recorded tracks, how far the turn-angle distribution's
-quantiles are off (`like.turn_residuals`). Every trial is measured on the same seeds (common
-random numbers: trials differ by their values, not their luck), as the mean over `seeds` runs;
+batches that run on the Dask cluster together, for COARSE_SHARE of the trials; then a seeded
+local search steps around the best point so far (steps shrinking when a batch finds nothing
+better). What both minimise is the sum of squared relative errors of the targets. Every
+trial is measured on the same seeds (common random numbers: trials differ by their values,
+not their luck), as the mean over `seeds` runs;
 the search stops when a trial has every target well within `tolerance` (STOP_SHARE of it, less
 its floor, if it has one), or after `trials` trials. Tuning runs only the tuned group (groups
 do not interact; its metrics do not depend on the others) with `agents` agents. The same
@@ -229,7 +226,7 @@ def tune(
     sample_rate: float,
     seeds: int = 2,
     agents: int | None = None,
-    trials: int = 160,
+    trials: int = 320,
     tolerance: float = 0.05,
     seed: int = 0,
     profile: like.Profile | None = None,
@@ -261,10 +258,6 @@ def tune(
     search = _Search(
         tuning_scene(scene, index, agents), knobs, targets, profile, task, seeds, scene.seed
     )
-    count = search.measured.groups[0].count
-    search.quick = search.measured.replace(
-        groups=(dataclasses.replace(search.measured.groups[0], count=_quick_agents(count)),)
-    )
     search.floors = floors
     run = functools.partial(
         execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=task,
@@ -275,8 +268,8 @@ def tune(
         if on_batch is not None:
             on_batch(search.done, search.best_errors())
 
-    # Coarse to fine: TPE over the whole ranges finds the basin; DFO-LS, modelling each
-    # residual around the best points, finds its floor, which TPE's proposals rarely hit.
+    # Coarse to fine: TPE over the whole ranges finds the basin, then a local search around
+    # the best point finds its floor, which TPE's wide proposals rarely hit.
     coarse = min(trials, max(BATCH, round(trials * COARSE_SHARE)))
     # A trial within the tolerance may owe it to its seeds: the search goes on until one is
     # well within it (the finalists and the check then say how it does on others).
@@ -289,7 +282,6 @@ def tune(
         while search.done < coarse and not search.met(enough):
             search.run_batch(study, min(BATCH, coarse - search.done), run)
             progress()
-    search.coarse_done = True
     if search.done < trials and not search.met(enough):
         _refine(search, trials, enough, run, seed, progress)
     final = _final(search, run)
@@ -324,25 +316,14 @@ def tune(
     )
 
 
-#: The share of the trials the coarse TPE search takes, each a quick one (one seed of a third
-#: of the agents, at least QUICK_MIN_AGENTS: a sixth of a fine trial's runs, to find the basin
-#: in); the fine search has the rest.
-COARSE_SHARE = 0.6
-QUICK_SHARE = 3
-QUICK_MIN_AGENTS = 30
+#: The share of the trials the coarse TPE search takes; the fine search has the rest.
+COARSE_SHARE = 0.5
 #: The search stops early when a trial has every error within this share of the tolerance.
 STOP_SHARE = 0.25
-#: The fine search starts from up to STARTS of the coarse search's best points (each more
-#: than START_APART from the others in log value along some key), PROBE trials from each, then
-#: goes on from the best point found with the trials left.
-STARTS = 3
-PROBE = 16
-START_APART = 0.25
-#: DFO-LS's first trust-region radius (log units: steps of about 10% of each value), at most
-#: this share of a key's log range, and the radius at which it stops.
-RHO_BEGIN = 0.1
-RHO_RANGE_SHARE = 0.4
-RHO_END = 0.002
+#: The fine search's first step (log scale: about 15% of each value), and how it shrinks
+#: after a batch that found nothing better.
+LOCAL_STEP = 0.15
+LOCAL_SHRINK = 0.6
 #: After the search, its best FINALISTS distinct points are measured again on FINAL_SEEDS
 #: times --seeds seeds it never used, and the best on those wins: its mean there is `achieved`.
 FINALISTS = 3
@@ -364,15 +345,6 @@ def _quiet_optuna() -> Iterator[Any]:
         yield optuna
 
 
-def _quick_agents(agents: int) -> int:
-    """The agents of a quick (coarse) trial."""
-    return max(min(agents, QUICK_MIN_AGENTS), agents // QUICK_SHARE)
-
-
-class _Enough(Exception):
-    """The fine search has used its trials or met every target: DFO-LS stops here."""
-
-
 def _refine(
     search: _Search,
     trials: int,
@@ -382,64 +354,30 @@ def _refine(
     progress: Callable[[], None],
 ) -> None:
     """The fine search, until `trials` trials in all or a trial within `enough` of every
-    target: DFO-LS (derivative-free Gauss-Newton
-    for noisy least squares, Cartis & Roberts) on each trial's residuals, over the keys' log
-    values, from the coarse search's best distinct points (PROBE trials each), then from the
-    best point found with the rest."""
-    import dfols
-
-    low = np.log([k.low for k in search.local])
-    high = np.log([k.high for k in search.local])
-    rho = min(RHO_BEGIN, RHO_RANGE_SHARE * float(np.min(high - low)))
-    starts = _starts(search)
-    left = trials - search.done
-    probes = starts if left >= PROBE * (len(starts) + 1) else starts[:0]
-
-    def residuals(x: np.ndarray) -> np.ndarray:
-        if search.done >= trials or search.met(enough):
-            raise _Enough
-        values = {k.name: _round(math.exp(v)) for k, v in zip(search.local, x, strict=True)}
-        (trial,) = search.measure([values], run)
+    target: a seeded (1 + batch) evolution strategy in log space around the best fine trial
+    (first the best quick one, measured again as a fine trial): each batch tries steps of
+    `LOCAL_STEP` (log units, normal) from it, and the steps shrink by LOCAL_SHRINK after a
+    batch that found nothing better."""
+    rng = np.random.default_rng(seed)
+    step = LOCAL_STEP
+    while search.done < trials and not search.met(enough):
+        size = min(BATCH, trials - search.done)
+        before = search.best().loss if search.trials else math.inf
+        centre = search.best().values
+        values = [] if search.trials else [centre]
+        while len(values) < size:
+            values.append(
+                {
+                    k.name: _round(
+                        min(max(centre[k.name] * math.exp(step * rng.normal()), k.low), k.high)
+                    )
+                    for k in search.local
+                }
+            )
+        search.measure(values, run)
         progress()
-        return trial.residuals
-
-    def solve(start: _Trial, budget: int, radius: float) -> None:
-        x0 = np.clip(np.log([start.values[k.name] for k in search.local]), low, high)
-        n = len(x0)
-        # DFO-LS draws from numpy's legacy global generator (on restarts): seeded for the
-        # search, and left as it was for everyone else.
-        state = np.random.get_state()  # noqa: NPY002
-        np.random.seed(seed)  # noqa: NPY002
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                dfols.solve(
-                    residuals, x0, bounds=(low, high), npt=2 * n + 1, rhobeg=radius,
-                    rhoend=min(RHO_END, radius / 10), maxfun=budget, objfun_has_noise=True,
-                    do_logging=False,
-                )  # fmt: skip
-        except _Enough:
-            pass
-        finally:
-            np.random.set_state(state)  # noqa: NPY002
-
-    for start in probes:
-        solve(start, min(PROBE, trials - search.done), rho)
-    if search.done < trials:
-        solve(search.best(), trials - search.done, rho / 2 if probes else rho)
-
-
-def _starts(search: _Search) -> list[_Trial]:
-    """The search's best trials, best first, each more than START_APART from the others in
-    log value along some key: up to STARTS."""
-    chosen: list[_Trial] = []
-    for trial in sorted(search.coarse, key=lambda t: t.loss):
-        x = search.log_values(trial.values)
-        if all(np.max(np.abs(x - search.log_values(c.values))) > START_APART for c in chosen):
-            chosen.append(trial)
-        if len(chosen) == STARTS:
-            break
-    return chosen
+        if search.best().loss >= before:
+            step *= LOCAL_SHRINK
 
 
 @dataclass(frozen=True)
@@ -459,7 +397,7 @@ def _final(search: _Search, run: Callable[..., None]) -> _Final:
     """The search's FINALISTS best distinct points measured again on new seeds (the best of
     many noisy trials flatters itself); the best of them there."""
     finalists: list[_Trial] = []
-    for trial in sorted(search.trials or search.coarse, key=lambda t: t.loss):
+    for trial in sorted(search.trials, key=lambda t: t.loss):
         x = search.log_values(trial.values)
         if all(np.max(np.abs(x - search.log_values(c.values))) > 1e-3 for c in finalists):
             finalists.append(trial)
@@ -510,26 +448,21 @@ class _Search:
         self.seeds = seeds
         # The search's seeds follow the scene's own, which the check measures.
         self.first_seed = base_seed + 1
-        # The coarse stage's quick trials (one seed of `quick`'s fewer agents), then the fine.
-        self.quick = measured
-        self.coarse_done = False
-        self.coarse: list[_Trial] = []
         self.trials: list[_Trial] = []
 
     @property
     def done(self) -> int:
-        return len(self.coarse) + len(self.trials)
+        return len(self.trials)
 
     def best(self) -> _Trial:
-        """The best fine trial (the best quick one before any)."""
-        return min(self.trials or self.coarse, key=lambda t: t.loss)
+        """The best trial so far."""
+        return min(self.trials, key=lambda t: t.loss)
 
     def best_errors(self) -> dict[str, float]:
         return _errors(self.best().achieved, self.targets, self.floors)
 
     def met(self, tolerance: float) -> bool:
-        """Whether a fine trial met every target within `tolerance` (a quick one's noise is
-        too large to say)."""
+        """Whether a trial met every target within `tolerance`."""
         return bool(self.trials) and max(self.best_errors().values()) <= tolerance
 
     def log_values(self, values: Mapping[str, float]) -> np.ndarray:
@@ -558,13 +491,12 @@ class _Search:
         as its trials; the same for every trial, so that trials differ by their values, not
         by their luck)."""
         counted = seeds is None
-        quick = counted and not self.coarse_done
         if seeds is None:
-            seeds = range(self.first_seed, self.first_seed + (1 if quick else self.seeds))
+            seeds = range(self.first_seed, self.first_seed + self.seeds)
         seeds = list(seeds)
         tasks = []
         for i, v in enumerate(values):
-            trial_scene = apply(self.quick if quick else self.measured, self.local, v)
+            trial_scene = apply(self.measured, self.local, v)
             for s in seeds:
                 tasks.append((f"trial{self.done}-{i}-seed{s}", trial_scene.replace(seed=s)))
         results: dict[str, list[Any]] = {}
@@ -573,31 +505,19 @@ class _Search:
         for i, v in enumerate(values):
             runs = [results[f"trial{self.done}-{i}-seed{s}"][0] for s in seeds]
             achieved, noise, fitted = _achieved(runs, self.targets, self.profile)
-            r = _residuals(achieved, self.targets, fitted, self.profile)
+            r = _residuals(achieved, self.targets)
             trials.append(_Trial(v, achieved, noise, fitted, r, float(r @ r)))
-        if quick:
-            self.coarse += trials
-        elif counted:
+        if counted:
             self.trials += trials
         return trials
 
 
-def _residuals(
-    achieved: Mapping[str, float],
-    targets: Mapping[str, float],
-    fitted: like.Profile | None,
-    profile: like.Profile | None,
-) -> np.ndarray:
-    """What the search minimises the squares of: each scalar target's signed relative error
-    and, with a profile, the turn-angle distribution's (`like.turn_residuals`)."""
-    errors = [
-        (achieved[m] - goal) / (abs(goal) or 1.0)
-        for m, goal in targets.items()
-        if m != like.TURN_DISTANCE
-    ]
+def _residuals(achieved: Mapping[str, float], targets: Mapping[str, float]) -> np.ndarray:
+    """What the search minimises the sum of squares of: each target's signed relative error
+    (the turn-angle distance's, target 0, is the distance itself: it counts in full, for with
+    its floor taken off the search stops looking at the distribution's shape)."""
+    errors = [(achieved[m] - goal) / (abs(goal) or 1.0) for m, goal in targets.items()]
     r = np.array(errors, dtype=np.float64)
-    if profile is not None and fitted is not None and like.TURN_DISTANCE in targets:
-        r = np.concatenate([r, like.turn_residuals(fitted.turn_counts, profile.turn_counts)])
     r[~np.isfinite(r)] = _UNDEFINED
     return np.clip(r, -_UNDEFINED, _UNDEFINED)
 
