@@ -837,6 +837,10 @@ def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> _P
 #: The line `tune --like` writes at the top of a scene it fitted measuring headings from
 #: positions, by which `stats` knows to say so.
 FITTED_FROM_POSITIONS = "# Fitted with headings measured from positions"
+#: The line `tune` writes at the top of a scene it tuned, followed by the `stats` options
+#: that measure it as the fit did ("--seconds S --sample-rate HZ --headings velocity|
+#: positions"); `stats` of the scene takes those it is not given from it.
+FITTED_MEASURE = "# Fitted as `wander3d stats` measures with:"
 
 
 def headings_from_positions(samples: Samples) -> Samples:
@@ -916,6 +920,7 @@ def _group_labels(
 __all__ = [
     "COLUMN_ALIASES",
     "FITTED_FROM_POSITIONS",
+    "FITTED_MEASURE",
     "GAP_INTERVALS",
     "TRACKS_METHOD",
     "ExportError",

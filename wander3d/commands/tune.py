@@ -291,9 +291,17 @@ def _tune_and_write(
         temporary = outputs.enter_context(output_option("--out", Path(args.out)))
         plot_file = outputs.enter_context(output_option("--plot", plot_path)) if plot_path else None
         result = _tune(args, scene, index, targets, knobs, found, done)
-        measured = _stats_command(args, found)
+        measured = _stats_command(args)
         from_positions = found is not None and found.from_positions
-        text = tune.tuned_toml(result, knobs, args.group, args.scene, measured, from_positions)
+        text = tune.tuned_toml(
+            result,
+            knobs,
+            args.group,
+            args.scene,
+            measured,
+            from_positions,
+            _fit_options(args, found),
+        )
         temporary.write_text(text, encoding="utf-8")
         if plot_file is not None and found is not None and result.profile is not None:
             with open(plot_file, "wb") as out:
@@ -307,13 +315,16 @@ def _tune_and_write(
     return result
 
 
-def _stats_command(args: argparse.Namespace, found: TrackTargets | None) -> str:
-    """The `wander3d stats` command that measures the tuned scene as the check did."""
-    headings = " --headings positions" if found is not None and found.from_positions else ""
-    return (
-        f"wander3d stats {args.out} --seconds {args.seconds:g} --sample-rate "
-        f"{args.sample_rate:g}{headings}"
-    )
+def _stats_command(args: argparse.Namespace) -> str:
+    """The `wander3d stats` command that measures the tuned scene as the check did (its
+    options are also the written scene's defaults for `stats`: FITTED_MEASURE)."""
+    return f"wander3d stats {args.out}"
+
+
+def _fit_options(args: argparse.Namespace, found: TrackTargets | None) -> str:
+    """The `stats` options that measure a scene as the fit did."""
+    headings = "positions" if found is not None and found.from_positions else "velocity"
+    return f"--seconds {args.seconds:g} --sample-rate {args.sample_rate:g} --headings {headings}"
 
 
 def _print_table(
@@ -372,7 +383,7 @@ def _verdict(args: argparse.Namespace, result: TuneResult, found: TrackTargets |
         f"{PROG}: achieved: the mean over {result.final_seeds} seeds the search never used, of "
         f"{measured:,} agents (the best of its {result.finalists} best points there); checked: "
         f"the scene's own seed and {result.checked_agents:,} agents, as "
-        f"`{_stats_command(args, found)}` measures it",
+        f"`{_stats_command(args)}` measures it",
         file=sys.stderr,
     )
     unmet, unchecked = result.unmet(tolerance), result.unmet(tolerance, checked=True)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from wander3d.analysis.metric_table import TARGETS
-from wander3d.analysis.tracks import FITTED_FROM_POSITIONS
+from wander3d.analysis.tracks import FITTED_FROM_POSITIONS, FITTED_MEASURE
 from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
@@ -614,10 +614,13 @@ def tuned_toml(
     source: str,
     measured: str | None = None,
     from_positions: bool = False,
+    fitted_as: str | None = None,
 ) -> str:
     """The tuned scene as TOML, opening with comments saying what was tuned and how well;
     `measured`: the command that measures it as the check did; from_positions: the fit
-    measured headings from positions (FITTED_FROM_POSITIONS says so to `stats`)."""
+    measured headings from positions (FITTED_FROM_POSITIONS says so to `stats`); fitted_as:
+    the `stats` options of that command, which `stats` of the scene then takes as its
+    defaults (FITTED_MEASURE)."""
     # A comment is one line: a newline in a path or name would end it and break the TOML.
     source, group = (t.replace("\r", "\\r").replace("\n", "\\n") for t in (source, group))
     lines = [
@@ -649,5 +652,7 @@ def tuned_toml(
         lines.append(f"Measure it as the check did: {measured}")
     if from_positions:
         lines.append(FITTED_FROM_POSITIONS.removeprefix("# ") + " (as the tracks' were).")
+    if fitted_as is not None:
+        lines.append(f"{FITTED_MEASURE.removeprefix('# ')} {fitted_as}")
     header = "\n".join(f"# {line}" for line in lines)
     return f"{header}\n#\n{result.scene.to_toml()}"
