@@ -155,21 +155,3 @@ def test_column_ranges_leave_nan_out():
     tracksample.column_ranges(values, low, high)
     np.testing.assert_array_equal(low, [-2.0, -1.0])
     np.testing.assert_array_equal(high, [1.0, 5.0])
-
-
-def test_parts_of_the_tracks_at_once_give_one_calls_result_bit_for_bit(monkeypatch):
-    t, xy, starts, ends, lengths, interval = tracks()
-    args = (t, xy, starts, ends, lengths, interval, (0, -1, 1), (1, 1, -1), (3.0, 0.0, 1.0))
-    whole, whole_low, whole_high = resampled(*args)
-    headings, speeds = np.empty(whole.shape, np.float32), np.empty(whole.shape[:2], np.float32)
-    tracksample.headings_and_speeds(whole, lengths, interval, True, headings, speeds)
-    monkeypatch.setattr(tracksample, "PARALLEL_SAMPLES", 1)
-    monkeypatch.setattr(tracksample.os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
-    parted, low, high = resampled(*args)
-    np.testing.assert_array_equal(parted, whole)
-    np.testing.assert_array_equal(low, whole_low)
-    np.testing.assert_array_equal(high, whole_high)
-    parted_headings, parted_speeds = np.empty_like(headings), np.empty_like(speeds)
-    tracksample.headings_and_speeds(parted, lengths, interval, True, parted_headings, parted_speeds)
-    np.testing.assert_array_equal(parted_headings, headings)
-    np.testing.assert_array_equal(parted_speeds, speeds)

@@ -17,12 +17,8 @@ last fix (positions) or its last sample's velocity (headings), which no measure 
 
 from __future__ import annotations
 
-import concurrent.futures
-import itertools
 import math
-import os
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numba
 import numpy as np
@@ -34,12 +30,12 @@ _Floats = npt.NDArray[np.floating[Any]]
 _Float64s = npt.NDArray[np.float64]
 _Float32s = npt.NDArray[np.float32]
 _Int64s = npt.NDArray[np.int64]
-_T = TypeVar("_T")
 
 #: A sample moves when its speed is above this (units/s); at rest, the heading is kept.
 REST_SPEED = 1e-12
 
 
+@_jit
 def resample(
     t: _Float64s,
     values: _Float64s,
@@ -64,47 +60,14 @@ def resample(
     `tolerance` sample intervals after it (ceil(offset - tolerance)), and a weight within
     `tolerance` of 0 or 1 gives that fix exactly: fixes on the targets are copied, and a track
     at rest stays exactly at rest. Lowers `low` and raises `high` (3,) to the extent of every
-    track's own samples (j < lengths[i]). Large inputs go in `_parts` of the tracks at once.
+    track's own samples (j < lengths[i]). Sample by sample, every track's in turn: the
+    output is written in the order it lies in memory.
     """
-
-    def part(first: int, last: int) -> tuple[_Float64s, _Float64s]:
-        own_low, own_high = low.copy(), high.copy()
-        _resample_tracks(
-            t, values, axes, signs, centre, starts, ends, lengths, interval, tolerance, out,
-            own_low, own_high, first, last,
-        )  # fmt: skip
-        return own_low, own_high
-
-    for own_low, own_high in _parts(out.shape[1], out.shape[0], part):
-        np.minimum(low, own_low, out=low)
-        np.maximum(high, own_high, out=high)
-
-
-@_jit
-def _resample_tracks(
-    t: _Float64s,
-    values: _Float64s,
-    axes: _Int64s,
-    signs: _Float64s,
-    centre: _Float64s,
-    starts: _Int64s,
-    ends: _Int64s,
-    lengths: _Int64s,
-    interval: float,
-    tolerance: float,
-    out: _Float64s,
-    low: _Float64s,
-    high: _Float64s,
-    first_track: int,
-    last_track: int,
-) -> None:
-    """`resample` of tracks first_track .. last_track - 1. Sample by sample, every track's in
-    turn: the output is written in the order it lies in memory."""
-    count = out.shape[0]
+    count, n = out.shape[0], out.shape[1]
     # after[i]: track i's fixes starts[i] .. after[i] - 1 are at or before the target.
     after = starts.copy()
     for j in range(count):
-        for i in range(first_track, last_track):
+        for i in range(n):
             start, end = starts[i], ends[i]
             first = t[start]
             target = first + j * interval
@@ -143,6 +106,7 @@ def _resample_tracks(
                     high[a] = max(high[a], value)
 
 
+@_jit
 def headings_and_speeds(
     vectors: _Floats,
     lengths: _Int64s,
@@ -158,35 +122,13 @@ def headings_and_speeds(
     one-sided one at its first and last own sample, and the last one's after its end. A
     heading is the velocity over its length; while a track is at rest (speed at most
     REST_SPEED) its last direction of motion, before any motion its first, and +x for a
-    track that never moves. Large inputs go in `_parts` of the tracks at once.
+    track that never moves. Sample by sample, every track's in turn, as memory holds them.
     """
-
-    def part(first: int, last: int) -> None:
-        _headings_of_tracks(
-            vectors, lengths, interval, from_positions, headings, speeds, first, last
-        )
-
-    _parts(vectors.shape[1], vectors.shape[0], part)
-
-
-@_jit
-def _headings_of_tracks(
-    vectors: _Floats,
-    lengths: _Int64s,
-    interval: float,
-    from_positions: bool,
-    headings: _Float32s,
-    speeds: _Float32s,
-    first_track: int,
-    last_track: int,
-) -> None:
-    """`headings_and_speeds` of tracks first_track .. last_track - 1. Sample by sample, every
-    track's in turn, as memory holds them."""
     count, n = vectors.shape[0], vectors.shape[1]
     first_moving = np.full(n, -1, np.int64)
     velocity = np.empty(3)
     for k in range(count):
-        for i in range(first_track, last_track):
+        for i in range(n):
             if from_positions:
                 end = lengths[i] - 1
                 _gradient(vectors, i, min(k, end), end, interval, velocity)
@@ -206,33 +148,13 @@ def _headings_of_tracks(
                 for a in range(3):
                     headings[k, i, a] = headings[k - 1, i, a]
     # Before a track's first motion, its direction (+x if it never moves).
-    for i in range(first_track, last_track):
+    for i in range(n):
         moved = first_moving[i]
         for k in range(count if moved < 0 else moved):
             for a in range(3):
                 headings[k, i, a] = headings[moved, i, a] if moved >= 0 else 0.0
             if moved < 0:
                 headings[k, i, 0] = 1.0
-
-
-#: Inputs of at least this many samples (T * n) are done in parts of the tracks at once, one
-#: a core: each part is a compiled call that releases the GIL; below it, a thread costs more
-#: than it saves.
-PARALLEL_SAMPLES = 1 << 20
-
-
-def _parts(tracks: int, count: int, work: Callable[[int, int], _T]) -> list[_T]:
-    """work(first, last) over contiguous parts of range(tracks), one a core at once when
-    there are PARALLEL_SAMPLES samples (count of each track), else one call. The parts write
-    disjoint tracks: the results are those of one call, bit for bit."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    parts = min(cores or 1, tracks) if tracks * count >= PARALLEL_SAMPLES else 1
-    if parts <= 1:
-        return [work(0, tracks)]
-    bounds = [tracks * k // parts for k in range(parts + 1)]
-    with concurrent.futures.ThreadPoolExecutor(parts, thread_name_prefix="tracksample") as pool:
-        futures = [pool.submit(work, a, b) for a, b in itertools.pairwise(bounds)]
-        return [f.result() for f in futures]
 
 
 @_jit
