@@ -7,16 +7,24 @@
 Each source is a group of a scene the fit never sees, run for --seconds and written as a
 plain CSV of positions (particle, t, x, y, z: no velocities, no run record):
 
-  hidden   docs/tracks/hidden.toml's wanderers (the README's example: the default scene's
-           sphere method with other wander keys, speed and force);
-  minnows  scenes/fish.toml's minnows (a bundled scene written for the app, not for this:
-           another box, speed and force), at their own 250 agents.
+  hidden    docs/tracks/hidden.toml's wanderers (the README's example: the default scene's
+            sphere method with other wander keys, speed and force);
+  minnows   scenes/fish.toml's minnows (a bundled scene written for the app, not for this:
+            another box, speed and force, and flatter), at their own 250 agents;
+  gliders   benchmarks/tune_like/gliders.toml: sphere, slow, flat and far-reaching, in a
+            wide, low box;
+  darters   benchmarks/tune_like/darters.toml: the angle method, fast and quick to turn,
+            fitted from benchmarks/tune_like/start-angle.toml (the default scene's group with
+            the angle method);
+  drifters  benchmarks/tune_like/drifters.toml: the noise method, slow long turns, in a
+            wider box, fitted from benchmarks/tune_like/start-noise.toml.
 
-Then, as a user would: `wander3d tune default --group wanderers --like tracks.csv --out
-fitted.toml` (two local workers), and `wander3d stats fitted.toml --headings positions
---seconds S` of the written scene, on its own seed and on a seed neither the search nor the
-check used. Prints the trials, wall time, and the error of speed, turn rate and persistence
-(and every other target) against the tracks' own. Time it alone (flock
+The last three were written for this benchmark; no test reads them. Then, as a user would:
+`wander3d tune START --group wanderers --like tracks.csv --out fitted.toml` (two local
+workers), and `wander3d stats fitted.toml --headings positions --seconds S` of the written
+scene, on its own seed (what the fit's table calls "checked") and on a seed neither the
+search nor the check used. Prints the trials, wall time, and the error of speed, turn rate
+and persistence (and every other target) against the tracks' own. Time it alone (flock
 /tmp/wander3d-timing.lock) and note the load average.
 """
 
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -32,9 +41,21 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+#: name: (the hidden scene, its group, the scene the fit starts from).
 SOURCES = {
-    "hidden": ("docs/tracks/hidden.toml", "wanderers"),
-    "minnows": ("scenes/fish.toml", "minnows"),
+    "hidden": ("docs/tracks/hidden.toml", "wanderers", "default"),
+    "minnows": ("scenes/fish.toml", "minnows", "default"),
+    "gliders": ("benchmarks/tune_like/gliders.toml", "gliders", "default"),
+    "darters": (
+        "benchmarks/tune_like/darters.toml",
+        "darters",
+        "benchmarks/tune_like/start-angle.toml",
+    ),
+    "drifters": (
+        "benchmarks/tune_like/drifters.toml",
+        "drifters",
+        "benchmarks/tune_like/start-noise.toml",
+    ),
 }
 KEYS = ("mean_speed", "mean_turn_rate", "persistence", "twitchiness", "msd_slope")
 
@@ -66,26 +87,30 @@ def write_tracks(scene_file: str, group: str, seconds: float, path: Path) -> Non
     pacsv.write_csv(pa.table(columns), path)
 
 
-def measure(source: str, args: argparse.Namespace, work: Path) -> None:
-    scene_file, group = SOURCES[source]
+def measure(source: str, args: argparse.Namespace, work: Path) -> str:
+    """Fit the source's tracks and print what tune and stats say; one summary line."""
+    scene_file, group, start = SOURCES[source]
     tracks = work / f"{source}.csv"
     write_tracks(scene_file, group, args.seconds, tracks)
     truth = json.loads(wander3d("stats", "--tracks", str(tracks), "--json").stdout)["groups"][0]
     fitted = work / f"{source}-fitted.toml"
-    start = time.perf_counter()
+    began = time.perf_counter()
     done = wander3d(
-        "tune", "default", "--group", "wanderers", "--like", str(tracks), "--out", str(fitted),
-        "--workers", "2", "--trials", str(args.trials), "--seeds", str(args.seeds),
-        "--seconds", f"{args.seconds:g}",
+        "tune", start, "--group", "wanderers", "--like", str(tracks), "--out", str(fitted),
+        "--workers", "2", "--seeds", str(args.seeds), "--seconds", f"{args.seconds:g}",
+        *(["--trials", str(args.trials)] if args.trials else []), *args.tune_args.split(),
     )  # fmt: skip
-    wall = time.perf_counter() - start
+    wall = time.perf_counter() - began
     if done.returncode not in (0, 3):
         raise SystemExit(f"tune failed:\n{done.stderr}")
     lines = [line for line in done.stderr.splitlines() if "trials, best" not in line]
     trials = next(line for line in reversed(lines) if "trials" in line)
+    count = re.search(r"after (\d+) trials", trials)
     print(f"\n== {source}: {scene_file} group {group!r}; exit {done.returncode}, {wall:.0f} s")
     print(done.stdout.rstrip())
     print(trials)
+    summary = [f"{source:<9} exit {done.returncode}  {count[1] if count else '?':>4} trials"]
+    summary.append(f"{wall:5.0f} s")
     for label, seed in (("stats of the fitted scene", None), ("a seed never used", 4242)):
         fitted_args = [str(fitted), "--headings", "positions", "--seconds", f"{args.seconds:g}"]
         if seed is not None:
@@ -95,23 +120,30 @@ def measure(source: str, args: argparse.Namespace, work: Path) -> None:
             fitted_args[0] = str(other)
         doc = json.loads(wander3d("stats", *fitted_args, "--json").stdout)
         got = next(g for g in doc["groups"] if g["name"] == "wanderers")
-        errors = "  ".join(
-            f"{k.replace('mean_', '')} {abs(got[k] - truth[k]) / abs(truth[k]):5.1%}" for k in KEYS
+        off = {k: abs(got[k] - truth[k]) / abs(truth[k]) for k in KEYS}
+        print(
+            f"{label:<26} "
+            + "  ".join(f"{k.replace('mean_', '')} {e:5.1%}" for k, e in off.items())
         )
-        print(f"{label:<26} {errors}")
+        summary.append(" ".join(f"{off[k]:5.1%}" for k in KEYS[:3]))
+    return "  ".join(summary)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", choices=sorted(SOURCES), action="append")
-    parser.add_argument("--trials", type=int, default=64)
+    parser.add_argument("--trials", type=int, help="tune's --trials (default: tune's own)")
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--tune-args", default="", help="more arguments for tune, quoted")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
+    summaries = []
     with tempfile.TemporaryDirectory() as folder:
-        for source in args.source or sorted(SOURCES):
-            measure(source, args, Path(folder))
+        for source in args.source or list(SOURCES):
+            summaries.append(measure(source, args, Path(folder)))
+    print("\nsource    exit  trials   wall  stats: speed turn persist; a new seed's")
+    print("\n".join(summaries))
     print(f"\nload average {os.getloadavg()[0]:.2f}")
     return 0
 

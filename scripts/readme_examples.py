@@ -62,7 +62,7 @@ TRACKS = (
 TUNE_LIKE = (
     "wander3d run docs/tracks/hidden.toml --seconds 30 --sample-rate 10 --out hidden.csv",
     "wander3d tune default --group wanderers --like hidden.csv --out fitted.toml --plot fit.png",
-    "wander3d stats fitted.toml --seconds 30",
+    "wander3d stats fitted.toml",
 )
 PICTURES = (
     "wander3d render default --out docs/default.png --seconds 20 --size 1280x720",

@@ -163,7 +163,7 @@ def test_tracks_of_different_lengths_are_measured_in_full(tmp_path, capsys):
     assert g["mean_step"] == pytest.approx((0.2 * 100 + 0.4 * 300) / 400, rel=1e-9)
     assert doc["track_counts"]["samples"] == 402 and doc["track_counts"]["gaps"] == 0
     assert g["mean_turn_rate"] == 0.0 and g["twitchiness"] == 0.0
-    # The MSD pools every pair of samples of both tracks that are m apart (trackpy's emsd).
+    # The MSD pools every pair of samples of both tracks that are m apart, each alike.
     m = np.array([10, 50, 120])
     pairs = {2.0: np.maximum(101 - m, 0), 4.0: 301 - m}
     expected = sum(v * v * (m * 0.1) ** 2 * n for v, n in pairs.items()) / sum(pairs.values())
@@ -206,6 +206,70 @@ def test_gaps_are_split_never_bridged(tmp_path, capsys):
     args = ["stats", "--tracks", str(tmp_path / "gapped.csv"), "--json", "--max-gap", "5"]
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out)["track_counts"]["gaps"] == 0
+
+
+def ragged_gapped_frames(seed: int = 8) -> tuple[dict, dict]:
+    """Correlated random walks logged by frame, of ragged lengths and start frames, two with
+    a gap of 40 frames (split there); and the same fixes with each piece a particle of its
+    own (what wander3d measures: trackpy's particles)."""
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {"particle": [], "frame": [], "x": [], "y": []}
+    pieces: dict[str, list] = {k: [] for k in rows}
+    for k in range(9):
+        n = int(rng.integers(30, 400))
+        frames = int(rng.integers(0, 200)) + np.arange(n)
+        heading = np.cumsum(rng.normal(0, 0.3, n))
+        step = 1.0 + k / 2  # some faster than others, as animals are
+        x = np.cumsum(step * np.cos(heading)) + 30 * k
+        y = np.cumsum(step * np.sin(heading))
+        piece = np.zeros(n, int)
+        if k in (2, 5):
+            frames[n // 2 :] += 40  # a gap the default --max-gap splits
+            piece[n // 2 :] = 1
+        for out, ids in ((rows, [k] * n), (pieces, list(10 * k + piece))):
+            out["particle"] += ids
+            out["frame"] += list(frames)
+            out["x"] += list(x)
+            out["y"] += list(y)
+    return rows, pieces
+
+
+@pytest.mark.parametrize("lag", [20, 150])
+def test_msd_weighting_trackpy_is_trackpys_emsd(tmp_path, capsys, lag):
+    import pandas as pd
+    import trackpy
+
+    rows, pieces = ragged_gapped_frames()
+    write_csv(tmp_path / "frames.csv", rows)
+    args = ["stats", "--tracks", str(tmp_path / "frames.csv"), "--fps", "10", "--json"]
+    args += ["--max-lag", str(lag / 10)]
+    assert main([*args, "--msd-weighting", "trackpy"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["msd_weighting"] == "trackpy" and doc["track_counts"]["gaps"] == 2
+    ours = np.array(doc["groups"][0]["curves"]["msd_units2"])
+    theirs = trackpy.emsd(pd.DataFrame(pieces), mpp=1.0, fps=10.0, max_lagtime=lag)
+    assert len(ours) == lag + 1 and ours[0] == 0.0
+    np.testing.assert_allclose(ours[1:], theirs.to_numpy(), rtol=1e-9)
+    # Each pair alike (the default) is another average on ragged tracks, most where lags
+    # near the tracks' lengths: the option matters.
+    assert main(args) == 0
+    pairs = json.loads(capsys.readouterr().out)["groups"][0]
+    assert abs(pairs["curves"]["msd_units2"][lag] / ours[lag] - 1) > (0.03 if lag > 100 else 0)
+    assert pairs["msd_slope"] != doc["groups"][0]["msd_slope"]
+
+
+def test_both_msd_weightings_agree_on_tracks_of_one_length(exported, capsys):
+    docs = []
+    for weighting in ("pairs", "trackpy"):
+        capsys.readouterr()
+        args = ["stats", "--tracks", str(exported), "--json", "--msd-weighting", weighting]
+        assert main(args) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    for ours, theirs in zip(docs[0]["groups"], docs[1]["groups"], strict=True):
+        m = np.array(ours["curves"]["msd_units2"])
+        np.testing.assert_allclose(theirs["curves"]["msd_units2"][1:], m[1:], rtol=1e-9)
+    assert main(["stats", "--tracks", str(exported), "--msd-weighting", "trackpy"]) == 0
+    assert "MSD weighted as trackpy's emsd" in capsys.readouterr().out.splitlines()[0]
 
 
 def crw_2d(particles: int, steps: int, seed: int) -> list[np.ndarray]:

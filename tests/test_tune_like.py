@@ -2,8 +2,8 @@
 
 Tracks made by wander3d from a scene the fit does not see (other wander keys, speed and
 force, another seed) are written as a plain CSV; the fit, starting from the default scene,
-must find a group whose measures, on seeds it never tuned with, are within 10% of the
-tracks' on every targeted measure.
+must find a group whose speed, turn rate and persistence, measured by `wander3d stats` of the
+written scene, are within 5% of the tracks'.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from wander3d.analysis import sample_spec
 from wander3d.analysis.tracks import read_tracks
 from wander3d.cli import main
 from wander3d.scene import bundled_scene, load_scene
-from wander3d.sweep import like, open_client, tune
+from wander3d.sweep import like, tune
 
 SECONDS = 30.0
 RATE = 10.0
@@ -40,43 +40,35 @@ def hidden_tracks(path, agents: int = 200) -> None:
     pacsv.write_csv(pa.table(columns), path)
 
 
-@pytest.fixture(scope="module")
-def client():
-    with open_client(workers=2, processes=False) as c:
-        yield c
-
-
-def test_a_fit_to_wander3d_tracks_recovers_their_measures(client, tmp_path):
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # the whole default fit: about 2.5 minutes on two busy cores
+def test_a_fit_to_wander3d_tracks_lands_within_5_percent_and_stats_agrees(tmp_path, capsys):
+    """As a user would: `tune --like` with its defaults on tracks of a scene it never sees
+    exits 0, and `wander3d stats` of the fitted scene, measured as the fit says, prints the
+    table's checked values, within 5% of the tracks' speed, turn rate and persistence."""
     path = tmp_path / "hidden.csv"
     hidden_tracks(path)
     found = like.track_targets(read_tracks(path, RATE))
     assert set(found.targets) == {*like.LIKE_METRICS, like.TURN_DISTANCE}
-    scene = load_scene(bundled_scene("default"))
-    knobs = [tune.make_knob(scene, 0, key) for key in tune.default_keys(scene, 0)]
-    knobs += [tune.make_knob(scene, 0, "max_speed=26:66"), tune.make_knob(scene, 0, "max_force")]
-    result = tune.tune(
-        scene,
-        0,
-        found.targets,
-        knobs,
-        client,
-        seconds=SECONDS,
-        sample_rate=RATE,
-        seeds=2,
-        agents=100,
-        trials=64,
-        tolerance=0.05,
-        profile=found.profile,
-        from_positions=found.from_positions,
-    )
-    assert max(result.errors.values()) <= 0.10, result.errors
-    # On seeds the fit never saw, measured as the tracks were.
-    fitted = tune.tuning_scene(result.scene, 0, 200).replace(seed=12345)
-    ((stats, profile),) = like.measure_profile(fitted, SECONDS, RATE, from_positions=True)
-    for metric in like.LIKE_METRICS:
+    fitted = tmp_path / "fitted.toml"
+    args = ["tune", "default", "--group", "wanderers", "--like", str(path), "--out", str(fitted)]
+    assert main([*args, "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    header = next(line.split() for line in lines if line.startswith("metric"))
+    column = header.index("checked") - 1  # "± tracks" is one column in two words
+    checked = {
+        line.split()[0]: float(line.split()[column])
+        for line in lines
+        if line.split()[:1] and line.split()[0] in like.LIKE_METRICS
+    }
+    assert main(["stats", str(fitted), "--json"]) == 0  # measured as it was fitted
+    (group,) = json.loads(capsys.readouterr().out)["groups"]
+    for metric, value in checked.items():
+        assert group[metric] == pytest.approx(value, rel=5e-4), metric
+    for metric in ("mean_speed", "mean_turn_rate", "persistence"):
         target = found.targets[metric]
-        assert abs(getattr(stats, metric) - target) <= 0.10 * abs(target), (metric, stats)
-    assert like.turn_distance(profile.turn_counts, found.profile.turn_counts) <= 0.10
+        assert abs(group[metric] - target) <= 0.05 * abs(target), (metric, group[metric], target)
 
 
 def test_turn_distance_is_zero_for_the_same_distribution_and_grows_with_the_turns():
@@ -180,27 +172,44 @@ def test_the_readme_command_fits_slow_tracks_and_says_what_changed(tmp_path, cap
     assert all(line.startswith("wander3d: ") for line in captured.err.splitlines()), captured.err
 
 
-def test_stats_of_the_fitted_scene_is_the_checks_first_seed(tmp_path, capsys):
+def test_stats_of_the_fitted_scene_is_the_check(tmp_path, capsys):
     circles_csv(tmp_path / "circles.csv")
     out = tmp_path / "fit.toml"
     args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "circles.csv")]
     main([*args, "--out", str(out), "--trials", "8", "--seconds", "6", "--seeds", "1"])
     captured = capsys.readouterr()
-    command = "wander3d stats " + str(out) + " --seconds 6 --sample-rate 10 --headings positions"
-    assert f"the first as `{command}` measures it" in captured.err
-    assert "# Fitted with headings measured from positions" in out.read_text()
+    command = f"wander3d stats {out}"
+    assert f"checked: the scene's own seed and 300 agents, as `{command}` measures it" in (
+        captured.err
+    )
+    text = out.read_text()
+    assert "# Fitted with headings measured from positions" in text
+    assert "# Fitted as `wander3d stats` measures with: --seconds 6 --sample-rate 10 " in text
+    lines = captured.out.splitlines()
+    header = next(line.split() for line in lines if line.startswith("metric"))
+    column = header.index("checked") - 1  # "± tracks" is one column in two words
     checked = {
-        line.split()[0]: float(line.split()[4])
-        for line in captured.out.splitlines()[7:]
+        line.split()[0]: float(line.split()[column])
+        for line in lines
         if line.split()[:1] and line.split()[0] in like.LIKE_METRICS and "not targeted" not in line
     }
     assert "mean_speed" in checked
-    assert main(["stats", str(out), "--seconds", "6", "--json"]) == 0
-    assert "--headings positions" in capsys.readouterr().err  # the scene says how it was fitted
-    assert main(["stats", str(out), "--seconds", "6", "--headings", "positions", "--json"]) == 0
-    (group,) = json.loads(capsys.readouterr().out)["groups"]
+    # Plain `stats` of the fitted scene measures it as the fit did, and says so.
+    assert main(["stats", str(out), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert (
+        "measured as `tune` fitted this scene, as its table was: --seconds 6 --sample-rate 10 "
+        "--headings positions (--headings velocity: the engine's)"
+    ) in captured.err
+    (group,) = json.loads(captured.out)["groups"]
     for metric, value in checked.items():
         assert group[metric] == pytest.approx(value, rel=5e-4, abs=1e-3), metric
+    # An option given is the user's: the engine's velocity turns otherwise.
+    assert main(["stats", str(out), "--headings", "velocity", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "--seconds 6 --sample-rate 10" in captured.err and "--headings" not in captured.err
+    (velocity,) = json.loads(captured.out)["groups"]
+    assert velocity["mean_turn_rate"] != pytest.approx(group["mean_turn_rate"], rel=1e-3)
 
 
 def test_a_box_too_small_for_the_tracks_is_refused_or_fitted(tmp_path, capsys):
@@ -226,7 +235,8 @@ def test_bad_output_names_are_refused_before_the_tracks_are_read(tmp_path, capsy
 
 
 def test_the_verdict_counts_the_check(capsys):
-    """The search within 5% but the check on new seeds 8.1% off is not "within 5%"."""
+    """The search within 5% but the check 8.1% off (beyond what noise explains) is not
+    "within 5%"."""
     import argparse
 
     from wander3d.commands import tune as command
@@ -246,6 +256,6 @@ def test_the_verdict_counts_the_check(capsys):
         tolerance=0.05, agents=None, seeds=2, out="t.toml", seconds=30.0, sample_rate=10.0
     )
     assert command._verdict(args, result, None) == command.EXIT_NOT_REACHED
-    assert "but not in the check on new seeds (worst: persistence, 8.1% off)" in (
+    assert "but not in the check (worst: persistence, 8.1% off, beyond the ±0.0%" in (
         capsys.readouterr().err
     )

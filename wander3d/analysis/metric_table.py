@@ -212,13 +212,15 @@ animals) the direction forgets faster than c^k says, and P_CRW overstates.""",
     Metric(
         "msd_slope", "", "log-log slope of the MSD against lag",
         metrics.msd_sums,
-        """slope of log MSD against log lag, the MSD at lag m Ts being the mean
-of |p_k+m - p_k|^2 over every pair of samples m apart, of every agent,
-each pair weighing alike (trackpy's emsd weighs each track's mean by
-its count of independent pairs instead: the same on tracks of one
-length, not on ragged ones), fitted over 20 log-spaced lags from Ts to
-the last lag computed (--max-lag): 2 ballistic, 1 diffusive, towards 0
-confined by the box.""",
+        """slope of log MSD against log lag, fitted over 20 log-spaced lags from
+Ts to the last lag computed (--max-lag): 2 ballistic, 1 diffusive,
+towards 0 confined by the box. The MSD at lag m Ts is the mean of
+|p_k+m - p_k|^2 over every pair of samples m apart, of every agent,
+each pair weighing alike: sum over agents a and k / sum of (L_a - m),
+L_a the samples of a. --msd-weighting trackpy takes trackpy's emsd
+instead: each agent's own MSD weighted by trackpy's count of its
+independent measurements (Qian et al. 1991), each piece of a track
+split at a gap an agent; the same on tracks of one length.""",
         Column("MSD slope", "", 9, ".2f", _P),
     ),
     Metric(

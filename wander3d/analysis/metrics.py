@@ -461,8 +461,10 @@ def msd_sums(positions: Array, lags: int, lengths: Array | None = None) -> tuple
     Returns (num, den), each (lags + 1,): num[m] = sum over agents and k of |p_{k+m} - p_k|^2,
     den[m] = the number of such pairs, sum over agents of max(L_a - m, 0), L_a = lengths[a]
     (the samples agent a has, from the first; None: all T). MSD(m * interval) =
-    num[m] / den[m] (units^2) is the time-and-ensemble average trackpy's `emsd` computes, each
-    pair weighing alike, so tracks of any length are measured in full. Requires lags <= T - 1.
+    num[m] / den[m] (units^2) is the time-and-ensemble average over every pair, each pair
+    weighing alike, so tracks of any length are measured in full (trackpy's `emsd` weighs each
+    track's own MSD by its count of independent measurements instead: `trackpy_msd_sums`;
+    the two agree on tracks of one length). Requires lags <= T - 1.
     Uses |p_{k+m} - p_k|^2 = |p_k|^2 + |p_{k+m}|^2 - 2 p_k . p_{k+m}, the last term by FFT (as
     tidynamics' msd does), after moving each agent's mean position to the origin so that the
     cancellation loses no digits.
@@ -489,6 +491,63 @@ def msd_sums(positions: Array, lags: int, lengths: Array | None = None) -> tuple
     cross, den = lagged_sums(p, valid, lags)
     num = (heads + tails).sum(axis=1) - 2.0 * cross
     return np.maximum(num, 0.0), den
+
+
+#: How the MSD weighs its tracks (`stats --msd-weighting`): every pair of samples alike, or
+#: each track's own MSD by trackpy's count of its independent measurements.
+MSD_WEIGHTINGS = ("pairs", "trackpy")
+
+
+def track_msds(series: Array, lengths: Array, lags: int) -> Array:
+    """Each track's own MSD: (n, lags + 1), units^2, track a's at lag m the mean of
+    |p_k+m - p_k|^2 over its L_a - m pairs (0 where m >= L_a: no pair).
+
+    series: (n, c, T) positions, each track's less its mean and zero after its L_a =
+    lengths[a] samples (as `sums` lays them out). The same sums as `msd_sums`, kept apart
+    per track: sum_k |p_k|^2 + |p_k+m|^2 from cumulative squares, 2 sum_k p_k . p_k+m by one
+    FFT per track (zero padding makes the circular correlation a plain one).
+    """
+    n, _, t = series.shape
+    m = np.arange(lags + 1)
+    length = np.asarray(lengths, dtype=np.int64)[:, None]
+    squares = np.einsum("act,act->at", series, series)
+    cumulative = np.concatenate([np.zeros((n, 1)), np.cumsum(squares, axis=1)], axis=1)
+    rows = np.arange(n)[:, None]
+    heads = cumulative[rows, np.clip(length - m, 0, None)]
+    tails = cumulative[rows, length] - cumulative[rows, np.minimum(m, length)]
+    nfft = fast_length(t + lags)
+    spec = np.fft.rfft(series, n=nfft, axis=-1)
+    power = (spec.real**2 + spec.imag**2).sum(axis=1)
+    cross = np.fft.irfft(power, n=nfft, axis=-1)[:, : lags + 1]
+    pairs = length - m
+    sums = np.maximum(heads + tails - 2.0 * cross, 0.0)
+    sums[:, 0] = 0.0  # no displacement, whatever the FFT's rounding says
+    return np.divide(sums, pairs, out=np.zeros((n, lags + 1)), where=pairs > 0)
+
+
+def trackpy_msd_weights(lengths: Array, lags: int) -> Array:
+    """trackpy's weight of each track's MSD in its `emsd`: (n, lags + 1), track a's at lag m
+    the effective number of independent measurements of an N = L_a sample track at lag m
+    (Qian, Sheetz & Elson 1991, eq. B4, as trackpy.motion._msd_N has it), 0 where m >= N;
+    at lag 0, where every MSD is 0, N."""
+    n = np.asarray(lengths, dtype=np.float64)[:, None]
+    m = np.arange(lags + 1, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        far = 1.0 / (1.0 + ((n - m) ** 3 + 5 * m - 4 * (n - m) ** 2 * m - n) / (6 * (n - m) * m**2))
+        near = 6 * (n - m) ** 2 * m / (2 * n - m + 4 * n * m**2 - 5 * m**3)
+    weights = np.where(m > n / 2, far, near)
+    weights[:, 0] = n[:, 0]
+    return np.where(m < n, weights, 0.0)
+
+
+def trackpy_msd_sums(series: Array, lengths: Array, lags: int) -> tuple[Array, Array]:
+    """Sums behind trackpy's ensemble MSD, for adding up over chunks of tracks: (num, den),
+    each (lags + 1,), num[m] = sum over tracks of w_a(m) MSD_a(m), den[m] = sum of the
+    weights w_a(m) (`track_msds`, `trackpy_msd_weights`); num / den is what trackpy's
+    `emsd` gives for these tracks as particles (each piece of a track split at a gap a
+    particle of its own)."""
+    weights = trackpy_msd_weights(lengths, lags)
+    return (weights * track_msds(series, lengths, lags)).sum(axis=0), weights.sum(axis=0)
 
 
 def log_log_slope(lags_s: Array, msd: Array, points: int = 20) -> float:

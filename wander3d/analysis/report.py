@@ -27,7 +27,8 @@ class StatsReport:
 
     seed, dt: None for tracks that no scene made, which `tracks` (how many were read) then
     describes; curves: each group's MSD and angle distributions, for the JSON (optional);
-    counts: for tracks read from a file, the fixes read, gaps split and samples measured.
+    counts: for tracks read from a file, the fixes read, gaps split and samples measured;
+    msd_weighting: how the MSD weighs tracks (`metrics.MSD_WEIGHTINGS`).
     """
 
     scene: str
@@ -40,10 +41,17 @@ class StatsReport:
     curves: Sequence[GroupCurves] | None = None
     tracks: int | None = None
     counts: TrackCounts | None = None
+    msd_weighting: str = "pairs"
 
 
 def title(report: StatsReport) -> str:
     """One line saying what was measured and how."""
+    if report.msd_weighting == "trackpy":
+        return _title(report) + "; MSD weighted as trackpy's emsd"
+    return _title(report)
+
+
+def _title(report: StatsReport) -> str:
     plan = report.plan
     if report.dt is None:
         c = report.counts
@@ -146,6 +154,7 @@ def to_json(report: StatsReport) -> dict[str, Any]:
         "about_turn_angle_deg": ABOUT_TURN_ANGLE_DEG,
         "about_turn_window_s": ABOUT_TURN_WINDOW_S,
         "coverage_cells_per_axis": report.cells,
+        "msd_weighting": report.msd_weighting,
         "angle_bin_edges_deg": _numbers(np.linspace(-180.0, 180.0, ANGLE_BINS + 1)),
         "units": METRIC_UNITS,
         "groups": [

@@ -3,6 +3,7 @@ definition: `metrics`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -134,9 +135,12 @@ def group_stats(
     max_lag_s: float = MAX_LAG_S,
     curves: bool = True,
     min_lags: int = MIN_LAGS,
+    msd_weighting: str = "pairs",
 ) -> tuple[GroupStats, GroupCurves | None]:
     """The metrics of group `index` of `samples` (whose parameters, or name and method, are
-    `group`), and with `curves` what the plot shows of it (else None).
+    `group`), and with `curves` what the plot shows of it (else None); the MSD (and its slope)
+    weighs tracks as `msd_weighting` says (`metrics.MSD_WEIGHTINGS`: "pairs", every pair of
+    samples alike; "trackpy", as trackpy's emsd).
 
     Works through the group's agents in chunks, adding up each metric's sums, so that memory
     stays bounded for groups of tens of thousands of agents. Ragged tracks (samples.lengths)
@@ -156,7 +160,7 @@ def group_stats(
         else np.asarray(samples.lengths, dtype=np.int64)
     )
     stride = max(1, -(-(t - 1) * n // _KEEP_TURN_RATES))
-    total = group_sums(samples, sl, all_lengths[sl], cells, lags, curves, stride)
+    total = group_sums(samples, sl, all_lengths[sl], cells, lags, curves, stride, msd_weighting)
     sums, acf = total.sums, total.lagged
     lengths = all_lengths[sl]
     axis_acf = metrics.correlation_from_sums(*acf["a"], lags)
@@ -231,19 +235,70 @@ def compute_stats(
     max_lag_s: float = MAX_LAG_S,
     curves: bool = True,
     min_lags: int = MIN_LAGS,
+    msd_weighting: str = "pairs",
 ) -> tuple[list[GroupStats], list[GroupCurves]]:
     """`group_stats` for every group, in order. Needs at least 3 samples.
 
     With curves=False the second list is empty: the measures alone, without what only plots
     and reports show (the heading autocorrelation, the turn-rate subset, the angle
     histograms), which saves a sweep cell about a sixth of its metrics' time. The
-    autocorrelations and the MSD go up to `max_lag_samples(samples, max_lag_s, min_lags)`.
+    autocorrelations and the MSD go up to `max_lag_samples(samples, max_lag_s, min_lags)`;
+    the MSD weighs tracks as `msd_weighting` says (`group_stats`).
     """
     if samples.count < 3:
         raise ValueError("need at least 3 samples (2 intervals) for angular acceleration")
     if len(groups) != len(samples.group_slices):
         raise ValueError("one GroupParams per group of the samples expected")
+    if msd_weighting not in metrics.MSD_WEIGHTINGS:
+        raise ValueError(f"msd_weighting: one of {', '.join(metrics.MSD_WEIGHTINGS)}")
     results = [
-        group_stats(samples, i, g, cells, max_lag_s, curves, min_lags) for i, g in enumerate(groups)
+        group_stats(samples, i, g, cells, max_lag_s, curves, min_lags, msd_weighting)
+        for i, g in enumerate(groups)
     ]
     return [r[0] for r in results], [r[1] for r in results if r[1] is not None]
+
+
+#: `sampling_errors` deals a group's agents into this many interleaved parts.
+SAMPLING_PARTS = 8
+
+
+def sampling_errors(
+    samples: Samples, index: int, group: GroupParams | GroupLabel, parts: int = SAMPLING_PARTS
+) -> dict[str, float]:
+    """The standard error of each of group `index`'s measures (GroupStats' float fields, in
+    their units): how far a measure of these agents may be from one of many more agents
+    moving alike, by sampling alone. The delete-a-group jackknife: the agents are dealt into
+    `parts` interleaved parts (fewer for fewer agents), the group is measured without each
+    part in turn, and the error is sqrt((G - 1) / G * sum of (value without part g - their
+    mean)^2) over the G parts. NaN where fewer than two of those have the measure."""
+    sl = samples.group_slices[index]
+    agents = np.arange(sl.start, sl.stop)
+    parts = min(parts, len(agents))
+    values: dict[str, list[float]] = {}
+    for part in range(parts):
+        columns = agents[np.arange(len(agents)) % parts != part]
+        subset = Samples(
+            interval=samples.interval,
+            times=samples.times,
+            headings=samples.headings[:, columns],
+            positions=samples.positions[:, columns],
+            speeds=samples.speeds[:, columns],
+            group_slices=(slice(0, len(columns)),),
+            low=samples.low,
+            high=samples.high,
+            margin=samples.margin,
+            lengths=None if samples.lengths is None else np.asarray(samples.lengths)[columns],
+        )
+        stats, _ = group_stats(subset, 0, group, curves=False)
+        for name, value in vars(stats).items():
+            if isinstance(value, float) and math.isfinite(value):
+                values.setdefault(name, []).append(value)
+    names = [f.name for f in dataclasses.fields(GroupStats) if f.type in ("float", float)]
+    errors = {}
+    for name in names:
+        v = np.asarray(values.get(name, ()))
+        g = len(v)
+        errors[name] = (
+            float(np.sqrt((g - 1) / g * ((v - v.mean()) ** 2).sum())) if g >= 2 else math.nan
+        )
+    return errors

@@ -46,7 +46,8 @@ class GroupSums:
                angular accelerations and about-turns, and the counts they are taken over;
     visited:   (cells^3,) bool, the coverage cells any sample was in;
     lagged:    (num, den) of `metrics.lagged_sums`, each (L + 1,), under "a" (turning axes),
-               "d" (step directions), "msd" (`metrics.msd_sums`) and, with curves, "h"
+               "d" (step directions), "msd" (`metrics.msd_sums`, or `trackpy_msd_sums`
+               with msd_weighting "trackpy") and, with curves, "h"
                (headings);
     rates:     with curves, every stride-th turn rate (deg/s) of each chunk in time order;
     turn_counts, lift_counts: with curves, the horizontal turn and lift angle histograms
@@ -69,10 +70,11 @@ def group_sums(
     lags: int,
     curves: bool,
     stride: int = 1,
+    msd_weighting: str = "pairs",
 ) -> GroupSums:
     """The sums of the agents `agents` of `samples` (a group), each with lengths[a] samples of
     its own, with autocorrelations up to `lags` samples; `stride`: keep every stride-th turn
-    rate (with curves)."""
+    rate (with curves); the MSD's weighing of tracks, one of `metrics.MSD_WEIGHTINGS`."""
     t, dt = samples.count, samples.interval
     sums = np.zeros(pathsums.PATH_SUMS)
     visited = np.zeros(cells**3, dtype=bool)
@@ -109,8 +111,11 @@ def group_sums(
         own = np.arange(t)[None, :] < length[:, None]  # (n, T): each agent's own samples
         add("a", metrics.series_lagged_sums(chunk.axes, chunk.axes_defined, lags))
         add("d", metrics.series_lagged_sums(chunk.directions, chunk.moved, lags))
-        cross, den = metrics.series_lagged_sums(chunk.centred, own, lags)
-        add("msd", (np.maximum(chunk.squares - 2.0 * cross, 0.0), den))
+        if msd_weighting == "trackpy":
+            add("msd", metrics.trackpy_msd_sums(chunk.centred, length, lags))
+        else:
+            cross, den = metrics.series_lagged_sums(chunk.centred, own, lags)
+            add("msd", (np.maximum(chunk.squares - 2.0 * cross, 0.0), den))
         if curves:
             add("h", metrics.series_lagged_sums(chunk.headings, own, lags))
             rates = np.degrees(turn_angle.T) / dt  # (T - 1, n): in time order

@@ -9,6 +9,7 @@ its line (`TracksError`, `missing` naming the argument of `read_tracks` that hel
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -231,7 +232,7 @@ class _Ids:
             column = column.combine_chunks()
         values = column.dictionary.to_pylist()
         lookup = np.array([self.index.setdefault(v, len(self.index)) for v in values], np.int32)
-        indices = column.indices.to_numpy(zero_copy_only=False)
+        indices = track_source.as_numpy(pc.cast(column.indices, pa.int32()), np.int32)
         return lookup[indices] if len(lookup) else np.zeros(len(indices), np.int32)
 
     def sorted(self) -> tuple[list[Any], Array]:
@@ -347,17 +348,21 @@ class _Growing:
         self.filled: dict[str, int] = {}
 
     def append(self, key: str, values: Array) -> None:
+        self.slot(key, len(values), values.shape[1:], values.dtype)[:] = values
+
+    def slot(self, key: str, rows: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        """The next `rows` rows under `key` (each of `shape`), to be filled in place."""
         have = self.filled.get(key, 0)
         array = self.arrays.get(key)
-        need = have + len(values)
+        need = have + rows
         if array is None or need > len(array):
             size = max(need, self.expected if array is None else int(len(array) * 1.25))
-            grown = np.empty((size, *values.shape[1:]), dtype=values.dtype)
+            grown = np.empty((size, *shape), dtype=dtype)
             if array is not None:
                 grown[:have] = array[:have]
             self.arrays[key] = array = grown
-        array[have:need] = values
         self.filled[key] = need
+        return array[have:need]
 
     def take(self, key: str) -> Array | None:
         """The array filled under `key` (None if nothing was), released from the store."""
@@ -402,10 +407,9 @@ def _read_batch(
         parts.append("p", np.zeros(n, np.int32))
     parts.append("t", t)
     present = [axis for axis in "xyz" if axis in roles]
-    xyz = np.empty((n, len(present)))
+    xyz = parts.slot("x", n, (len(present),), np.float64)
     for i, axis in enumerate(present):
         xyz[:, i] = _floats(column(roles[axis]), roles[axis], first_row, lines)
-    parts.append("x", xyz)
     if "vx" in roles and "vy" in roles:
         v = np.zeros((n, 3))
         for i, role in enumerate(("vx", "vy", "vz")):
@@ -469,7 +473,7 @@ def _floats(column: Any, name: str, first_row: int, lines: Lines) -> Array:
     if pa.types.is_nested(column.type):
         raise TracksError(f"{lines.path}: column {name} holds {column.type}, not numbers")
     try:
-        values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+        values = track_source.as_numpy(pc.cast(column, pa.float64()), np.float64, math.nan)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         for row, value in enumerate(column.to_pylist()):
             try:

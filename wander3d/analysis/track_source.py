@@ -303,6 +303,22 @@ def read_batches(
         yield from reader
 
 
+def as_numpy(array: Any, dtype: Any, fill: Any = None) -> Any:
+    """A pyarrow Array (or ChunkedArray) of fixed-width `dtype` values as numpy, nulls as
+    `fill` (None: it has none): a view of its buffer where it can be. pyarrow's own to_numpy
+    imports pandas, which cost reading a large file a tenth of its parse."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if array.null_count:
+        array = pc.fill_null(array, fill)
+    size = np.dtype(dtype).itemsize
+    return np.frombuffer(array.buffers()[1], dtype, len(array), array.offset * size)
+
+
 def parquet_rows(path: Path) -> int:
     """The rows a Parquet file holds, from its footer."""
     import pyarrow.parquet as pq
@@ -423,6 +439,7 @@ __all__ = [
     "Dialect",
     "Lines",
     "SourceError",
+    "as_numpy",
     "column_names",
     "kind_of",
     "parquet_rows",

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .track_source import as_numpy
+
 Array = np.ndarray
 
 #: Seconds per unit of `--time-unit`.
@@ -168,7 +170,7 @@ def _numbers(column: Any, name: str) -> Array:
     import pyarrow.compute as pc
 
     try:
-        values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+        values = as_numpy(pc.cast(column, pa.float64()), np.float64, math.nan)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         texts = column.to_pylist()
         for row, value in enumerate(texts):
@@ -203,7 +205,7 @@ def _nanoseconds(column: Any, form: str | None, name: str) -> tuple[Array, Array
     assert stamps is not None
     ns = pc.cast(pc.cast(stamps, pa.timestamp("ns")), pa.int64())
     missing = np.asarray(pc.is_null(ns)) if ns.null_count else np.zeros(len(ns), dtype=bool)
-    return np.asarray(pc.fill_null(ns, 0).to_numpy(zero_copy_only=False)), missing
+    return as_numpy(ns, np.int64, 0), missing
 
 
 def _strptime(column: Any, form: str, name: str) -> Any:

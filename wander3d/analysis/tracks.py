@@ -50,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wander3d.engine import tracksample
 from wander3d.export.provenance import (
     ExportError,
     Provenance,
@@ -86,10 +87,8 @@ Array = np.ndarray
 TRACKS_METHOD = "tracks"
 #: Bytes kept per sample: float64 position, float32 heading and speed.
 _SAMPLE_BYTES = 24 + 12 + 4
-#: Fixes and samples resampled at once: bounds the temporaries of a chunk of tracks.
-_CHUNK_ITEMS = 1 << 21
-#: Bytes per item of a chunk's temporaries (the merge of fixes and targets, float64 values).
-_CHUNK_ITEM_BYTES = 120
+#: Bytes per sample of velocities read from a file, while the headings are taken from them.
+_VELOCITY_BYTES = 24
 #: Positions are interpolated; a target this close (relative to the interval) to a fix is
 #: that fix.
 _TIME_TOLERANCE = 1e-9
@@ -241,11 +240,36 @@ def read_tracks(
         fixes, pieces, layout, options, geographic, record, lines
     )
     velocities = _velocity_axes(fixes.velocity, layout, options.up)
-    fixes.raw = fixes.velocity = None  # placed in positions and velocities: let them go
+    fixes.raw = fixes.velocity = None  # held by positions and velocities now
     notes += frame_notes
     placed = [positions, velocities]
     del positions, velocities  # `_resampled` lets them go once resampled
     return _resampled(path, fixes, pieces, placed, record, layout, notes, warnings)
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """Fix values (positions or velocities) in wander3d's axes, without an array of them:
+    axis a of fix i is signs[a] * values[i, axes[a]] - centre[a] (axes[a] = -1: none, 0)."""
+
+    values: Array
+    axes: tuple[int, int, int]
+    signs: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    centre: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def resample(self, t: Array, pieces: _Pieces) -> tuple[Array, Array, Array]:
+        """(T, n, 3) samples of the measured pieces (`tracksample.resample`), and the lowest
+        and highest corner of their own samples."""
+        plan = pieces.plan
+        measured = pieces.measured
+        out = np.empty((plan.samples, len(measured), 3))
+        low, high = np.full(3, np.inf), np.full(3, -np.inf)
+        tracksample.resample(
+            t, self.values, np.array(self.axes, np.int64), np.array(self.signs),
+            np.array(self.centre), pieces.starts[measured], pieces.ends[measured],
+            pieces.lengths, plan.interval, _TIME_TOLERANCE, out, low, high,
+        )  # fmt: skip
+        return out, low, high
 
 
 def _check_rows_fit(path: Path, dialect: track_source.Dialect, layout: Layout) -> int:
@@ -331,7 +355,8 @@ def _order_fixes(
     a time that goes back (unless `sort`) or a repeated time (dropped with `drop_duplicates`
     if the whole row repeats), with both lines."""
     xyz = _coordinates(rows, layout, options, geographic, lines)
-    missing = ~np.isfinite(xyz[:, :2]).all(axis=1)
+    # Column by column: numpy's all(axis=1) over two columns costs ten times as much.
+    missing = ~(np.isfinite(xyz[:, 0]) & np.isfinite(xyz[:, 1]))
     null_island = 0
     if geographic:
         # (0, 0), "null island", is where a logger without a fix writes one: not a place.
@@ -517,11 +542,14 @@ def _pieces(
         _check_run_rate(path, record, every, rate)
     else:
         interval, every = 1.0 / rate, 1
-    fix_gaps = np.diff(t)[same]
-    fix_interval = float(np.median(fix_gaps)) if len(fix_gaps) else math.nan
+    steps = np.diff(t)
+    fix_gaps = steps[same]
+    fix_interval = _median(fix_gaps)
+    del fix_gaps
     if max_gap is None:
         max_gap = GAP_INTERVALS * max(interval, fix_interval if math.isfinite(fix_interval) else 0)
-    gap = same & (np.diff(t) > max_gap * (1 + _TIME_TOLERANCE))
+    gap = same & (steps > max_gap * (1 + _TIME_TOLERANCE))
+    del steps
     new_piece = np.concatenate([[True], ~same | gap])
     starts = np.flatnonzero(new_piece)
     ends = np.append(starts[1:], len(t))
@@ -543,7 +571,15 @@ def _pieces(
     measured = candidates[np.argsort(rank, kind="stable")]
     lengths = counts[measured]
     count = int(lengths.max())
-    _check_memory(path, count, len(measured), (count - 1) * interval, 1.0 / interval, len(t))
+    _check_memory(
+        path,
+        count,
+        len(measured),
+        (count - 1) * interval,
+        1.0 / interval,
+        len(t),
+        fixes.velocity is not None,
+    )
     return _Pieces(
         starts=starts,
         ends=ends,
@@ -554,6 +590,15 @@ def _pieces(
         max_gap=float(max_gap),
         gaps=int(gap.sum()),
     )
+
+
+def _median(values: Array) -> float:
+    """The median of `values` (NaN if none); for fixes logged at one interval, without
+    partitioning millions of them."""
+    if len(values) == 0:
+        return math.nan
+    least, most = values.min(), values.max()
+    return float(least) if least == most else float(np.median(values))
 
 
 def _piece_groups(
@@ -574,9 +619,9 @@ def _positions(
     geographic: bool,
     record: Provenance | None,
     lines: Lines,
-) -> tuple[Array, list[str], list[str]]:
-    """The fixes' positions in wander3d's axes (float64 (n, 3)), notes on how they were
-    placed, and warnings about what looks wrong."""
+) -> tuple[_Placed, list[str], list[str]]:
+    """The fixes' positions in wander3d's axes, notes on how they were placed, and warnings
+    about what looks wrong."""
     raw = fixes.raw
     assert raw is not None
     three_d = raw.shape[1] == 3
@@ -585,30 +630,36 @@ def _positions(
     if geographic:
         positions, notes = _geographic_positions(raw, pieces, layout, options)
         _warn_speeds(fixes, pieces, positions, warnings, lines)
-        return positions, notes, warnings
-    x, y = raw[:, 0], raw[:, 1]
-    # Column by column into one array: no stacked temporaries of every fix.
-    positions = np.empty((len(raw), 3))
-    positions[:, 0] = x
-    if not three_d:
-        positions[:, 1] = 0.0
-        np.negative(y, out=positions[:, 2])
+        return _Placed(positions, (0, 1, 2)), notes, warnings
+    if not three_d:  # (x, y) in the horizontal plane: (x, 0, -y)
+        placed = _Placed(raw, (0, -1, 1), (1.0, 1.0, -1.0))
     elif options.up == "z":
-        positions[:, 1] = raw[:, 2]
-        np.negative(y, out=positions[:, 2])
+        placed = _Placed(raw, (0, 2, 1), (1.0, 1.0, -1.0))
         notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
     else:
-        positions[:, 1] = y
-        positions[:, 2] = raw[:, 2]
+        placed = _Placed(raw, (0, 1, 2))
         if options.up is None and record is None:  # wander3d's own runs are +y up
             notes.append("3D tracks taken as +y up (--up z for z-up data)")
-    if record is None:
-        # Centred: steps and turns of tracks in UTM metres keep every digit.
-        for axis in range(3):
-            column = positions[:, axis]
-            column -= (column.min() + column.max()) / 2
-        warnings += _degree_like(x, y, fixes, layout)
-    return positions, notes, warnings
+    if record is not None:
+        return placed, notes, warnings
+    low, high = np.full(raw.shape[1], np.inf), np.full(raw.shape[1], -np.inf)
+    tracksample.column_ranges(raw, low, high)
+    # Centred: steps and turns of tracks in UTM metres keep every digit.
+    x, y, z = (
+        _middle(low, high, column, sign)
+        for column, sign in zip(placed.axes, placed.signs, strict=True)
+    )
+    warnings += _degree_like(raw, (low[:2], high[:2]), fixes, layout)
+    return dataclasses.replace(placed, centre=(x, y, z)), notes, warnings
+
+
+def _middle(low: Array, high: Array, column: int, sign: float) -> float:
+    """The middle of the range low[column]..high[column] of a column placed with `sign`, as
+    (its least + its greatest) / 2 of the placed values; 0 for no column (-1)."""
+    if column < 0:
+        return 0.0
+    least, greatest = sorted((sign * low[column], sign * high[column]))
+    return float((least + greatest) / 2)
 
 
 def _geographic_positions(
@@ -650,12 +701,16 @@ def _geographic_positions(
     return positions, notes
 
 
-def _degree_like(x: Array, y: Array, fixes: _Fixes, layout: Layout) -> list[str]:
-    """A warning if x and y look like longitude and latitude read as units."""
-    if not (-180 <= x.min() and x.max() <= 180 and -90 <= y.min() and y.max() <= 90):
+def _degree_like(
+    raw: Array, ranges: tuple[Array, Array], fixes: _Fixes, layout: Layout
+) -> list[str]:
+    """A warning if x and y (raw's first columns, within `ranges`) look like longitude and
+    latitude read as units."""
+    (x_low, y_low), (x_high, y_high) = ranges
+    if not (-180 <= x_low and x_high <= 180 and -90 <= y_low and y_high <= 90):
         return []
     same = fixes.particle[1:] == fixes.particle[:-1]
-    steps = np.hypot(np.diff(x), np.diff(y))[same]
+    steps = np.hypot(np.diff(raw[:, 0]), np.diff(raw[:, 1]))[same]
     moving = steps[steps > 0]
     if len(moving) == 0 or np.median(moving) >= _DEGREE_LIKE_STEP:
         return []
@@ -692,7 +747,7 @@ def _resampled(
     path: Path,
     fixes: _Fixes,
     pieces: _Pieces,
-    placed: list[Array | None],
+    placed: list[_Placed | None],
     record: Provenance | None,
     layout: Layout,
     notes: list[str],
@@ -709,26 +764,27 @@ def _resampled(
     positions, velocities = placed
     assert positions is not None
     has_velocities = velocities is not None
-    p = _resample_pieces(fixes.t, positions, starts, ends, count, interval)
-    v = None
-    if velocities is not None:
-        v = _resample_pieces(fixes.t, velocities, starts, ends, count, interval)
+    p, low, high = positions.resample(fixes.t, pieces)
+    v = velocities.resample(fixes.t, pieces)[0] if velocities is not None else None
     placed.clear()
     del positions, velocities
-    headings, speeds = _headings_and_speeds(p, v, lengths, interval)
+    headings = np.empty((count, n, 3), dtype=np.float32)
+    speeds = np.empty((count, n), dtype=np.float32)
+    tracksample.headings_and_speeds(
+        p if v is None else v, lengths, interval, v is None, headings, speeds
+    )
     del v
     labels, rank = _piece_groups(fixes, starts, record, path)
     group_counts = np.bincount(rank, minlength=len(labels))
     bounds = np.concatenate([[0], np.cumsum(group_counts)])
     slices = tuple(slice(int(a), int(b)) for a, b in itertools.pairwise(bounds))
     present = group_counts > 0
+    margin = math.nan
     if record is not None:
         scene = record.scene(str(path))
         low = np.asarray(scene.enclosure.min, dtype=np.float64)
         high = np.asarray(scene.enclosure.max, dtype=np.float64)
         margin = float(scene.enclosure.margin)
-    else:
-        (low, high), margin = _extent(p, lengths), math.nan
     samples = Samples(
         interval=interval,
         times=np.arange(count) * interval,
@@ -767,92 +823,24 @@ def _resampled(
     )
 
 
-def _resample_pieces(
-    t: Array, values: Array, starts: Array, ends: Array, count: int, interval: float
-) -> Array:
-    """(T, n, k) samples of the pieces' fixes starts[i]:ends[i] at `interval` from each one's
-    first fix, resampled a chunk of pieces at a time (bounded temporaries)."""
-    out = np.empty((count, len(starts), values.shape[1]))
-    first = t[starts]
-    for lo, hi in _chunks(ends - starts, count):
-        block = _block(starts[lo:hi], ends[lo:hi])
-        local_starts = np.concatenate([[0], np.cumsum(ends[lo:hi] - starts[lo:hi])[:-1]])
-        local_ends = local_starts + (ends[lo:hi] - starts[lo:hi])
-        # Targets past a track's end give its last fix (those samples are left out).
-        targets = first[lo:hi][None, :] + np.arange(count)[:, None] * interval
-        out[:, lo:hi] = _resample(
-            t[block], values[block], local_starts, local_ends, targets, interval
-        )
-    return out
-
-
-def _headings_and_speeds(
-    p: Array, v: Array | None, lengths: Array, interval: float
-) -> tuple[Array, Array]:
-    """float32 unit headings (T, n, 3) and speeds (T, n) from the velocities `v`, or from the
-    positions' central differences, by chunks of tracks."""
-    count, n = p.shape[:2]
-    headings = np.empty((count, n, 3), dtype=np.float32)
-    speeds = np.empty((count, n), dtype=np.float32)
-    step = max(1, _CHUNK_ITEMS // max(count, 1))
-    for lo in range(0, n, step):
-        sl = slice(lo, lo + step)
-        vel = v[:, sl] if v is not None else _track_gradient(p[:, sl], lengths[sl], interval)
-        speed = np.sqrt(np.einsum("tni,tni->tn", vel, vel))
-        headings[:, sl] = _headings(vel, speed)
-        speeds[:, sl] = speed
-    return headings, speeds
-
-
-def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> Array | None:
+def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> _Placed | None:
     """The file's velocities in wander3d's axes, as the positions are placed."""
     if velocity is None:
         return None
-    vx, vy, vz = velocity[:, 0], velocity[:, 1], velocity[:, 2]
     if "vz" not in layout.roles:
-        return np.column_stack([vx, np.zeros_like(vx), -vy])
+        return _Placed(velocity, (0, -1, 1), (1.0, 1.0, -1.0))
     if up == "z":
-        return np.column_stack([vx, vz, -vy])
-    return velocity
-
-
-def _chunks(fixes: Array, count: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of tracks whose fixes and samples (count each) add up to about
-    _CHUNK_ITEMS: the temporaries of resampling stay bounded whatever the file."""
-    cost = np.cumsum(fixes + count)
-    bounds = [0]
-    while bounds[-1] < len(fixes):
-        done = cost[bounds[-1] - 1] if bounds[-1] else 0
-        bounds.append(max(bounds[-1] + 1, int(np.searchsorted(cost, done + _CHUNK_ITEMS))))
-    bounds[-1] = min(bounds[-1], len(fixes))
-    return list(itertools.pairwise(bounds))
-
-
-def _block(starts: Array, ends: Array) -> Array:
-    """The fixes starts[0]:ends[0], starts[1]:ends[1], ... as one index array."""
-    sizes = ends - starts
-    before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    return np.arange(int(sizes.sum())) + np.repeat(starts - before, sizes)
-
-
-def _extent(p: Array, lengths: Array) -> tuple[Array, Array]:
-    """The lowest and highest corner of every track's own samples (T, n, 3), by chunks of
-    tracks (a boolean mask of all samples would copy them); the rows after a track's end
-    are not its samples."""
-    low, high = np.full(3, np.inf), np.full(3, -np.inf)
-    step = max(1, _CHUNK_ITEMS // max(len(p), 1))
-    for lo in range(0, p.shape[1], step):
-        chunk = p[:, lo : lo + step]
-        if (lengths[lo : lo + step] < len(p)).any():
-            chunk = chunk[np.arange(len(p))[:, None] < lengths[None, lo : lo + step]]
-        low = np.minimum(low, chunk.min(axis=tuple(range(chunk.ndim - 1))))
-        high = np.maximum(high, chunk.max(axis=tuple(range(chunk.ndim - 1))))
-    return low, high
+        return _Placed(velocity, (0, 2, 1), (1.0, 1.0, -1.0))
+    return _Placed(velocity, (0, 1, 2))
 
 
 #: The line `tune --like` writes at the top of a scene it fitted measuring headings from
 #: positions, by which `stats` knows to say so.
 FITTED_FROM_POSITIONS = "# Fitted with headings measured from positions"
+#: The line `tune` writes at the top of a scene it tuned, followed by the `stats` options
+#: that measure it as the fit did ("--seconds S --sample-rate HZ --headings velocity|
+#: positions"); `stats` of the scene takes those it is not given from it.
+FITTED_MEASURE = "# Fitted as `wander3d stats` measures with:"
 
 
 def headings_from_positions(samples: Samples) -> Samples:
@@ -860,42 +848,31 @@ def headings_from_positions(samples: Samples) -> Samples:
     file without velocities: central differences (one-sided at each track's ends), the last
     direction of motion while at rest. A simulated run measured so compares like for like
     with such tracks (a central difference smooths the turns the true heading makes)."""
-    p = np.asarray(samples.positions, dtype=np.float64)
+    p = np.asarray(samples.positions)
     t, n = p.shape[:2]
     lengths = np.full(n, t, np.int64) if samples.lengths is None else np.asarray(samples.lengths)
-    v = _track_gradient(p, lengths, samples.interval)
-    speeds = np.sqrt(np.einsum("tni,tni->tn", v, v))
-    return dataclasses.replace(
-        samples,
-        headings=_headings(v, speeds).astype(np.float32),
-        speeds=speeds.astype(np.float32),
+    headings = np.empty((t, n, 3), dtype=np.float32)
+    speeds = np.empty((t, n), dtype=np.float32)
+    tracksample.headings_and_speeds(
+        p, lengths.astype(np.int64), samples.interval, True, headings, speeds
     )
-
-
-def _track_gradient(p: Array, lengths: Array, interval: float) -> Array:
-    """Velocities of (T, n, 3) positions whose track a has lengths[a] samples (then repeats its
-    last): central differences inside each track, one-sided at its first and last sample, and
-    the last sample's after its end (so the heading stays)."""
-    v = np.gradient(p, interval, axis=0)
-    cols = np.arange(p.shape[1])
-    end = lengths - 1
-    v[end, cols] = (p[end, cols] - p[end - 1, cols]) / interval
-    after = np.arange(p.shape[0])[:, None] > end[None, :]
-    return np.where(after[..., None], v[end, cols][None], v)
+    return dataclasses.replace(samples, headings=headings, speeds=speeds)
 
 
 def _check_memory(
-    path: Path, count: int, tracks: int, duration: float, rate: float, fixes: int
+    path: Path,
+    count: int,
+    tracks: int,
+    duration: float,
+    rate: float,
+    fixes: int,
+    velocities: bool,
 ) -> None:
     """TracksError if resampling `tracks` tracks to `count` samples would not fit in memory
     beside the `fixes` fixes read (tracks lasting years at 10 Hz, or a typo in a time
     column), before allocating any."""
-    need = (
-        count * tracks * _SAMPLE_BYTES
-        + min(_CHUNK_ITEMS, count * tracks) * _CHUNK_ITEM_BYTES
-        + fixes * ROW_BYTES
-        + working_bytes(count, tracks)
-    )
+    per_sample = _SAMPLE_BYTES + (_VELOCITY_BYTES if velocities else 0)
+    need = count * tracks * per_sample + fixes * ROW_BYTES + working_bytes(count, tracks)
     budget, why = memory_budget()
     if need > budget:
         raise TracksError(
@@ -940,83 +917,10 @@ def _group_labels(
     return labels, np.array([rank_of_name[name] for name in group_names], dtype=np.int64)
 
 
-def _resample(
-    t: Array, values: Array, starts: Array, ends: Array, targets: Array, interval: float
-) -> Array:
-    """Linear interpolation of each track's (rows, k) values at its target times.
-
-    t, values: the rows, each track's a contiguous block in time order; starts, ends: each
-    column's track's rows (n,); targets: (T, n) times, targets[j] = targets[0] + j *
-    interval, targets[0] each track's first fix. Returns (T, n, k) float64. A target within
-    _TIME_TOLERANCE of the gap from a fix gets that fix's value exactly.
-    """
-    count, n = targets.shape
-    track = np.repeat(np.arange(n), ends - starts)
-    # The first target at or after each fix (a fix a hair after a target is at it): the
-    # fixes at or before target j of a track are those whose first target is at most j.
-    # Counted with integers, one search over all tracks: track * (T + 1) + that target.
-    offset = (t - targets[0][track]) / interval
-    at = np.ceil(offset - _TIME_TOLERANCE)
-    if _on_grid(offset, at, starts, ends, count):
-        return _placed(values, at.astype(np.int64), track, ends - starts, count)
-    keys = track * (count + 1) + np.clip(at, 0, count).astype(np.int64)
-    wanted = (np.arange(n, dtype=np.int64) * (count + 1))[None, :] + np.arange(count)[:, None]
-    left = np.searchsorted(keys, wanted, side="right") - 1
-    left = np.clip(left, starts[None, :], np.maximum(ends - 2, starts)[None, :])
-    right = np.minimum(left + 1, ends[None, :] - 1)
-    t_left, t_right = t[left], t[right]
-    gap = np.where(t_right > t_left, t_right - t_left, 1.0)
-    weight = np.clip((targets - t_left) / gap, 0.0, 1.0)
-    weight[weight < _TIME_TOLERANCE] = 0.0
-    weight[weight > 1.0 - _TIME_TOLERANCE] = 1.0
-    # From the left fix towards the right one: exact where they are equal (a track at rest
-    # stays exactly at rest, its path length 0, not 4e-12 of rounding).
-    start = values[left]
-    return start + weight[..., None] * (values[right] - start)
-
-
-def _on_grid(offset: Array, at: Array, starts: Array, ends: Array, count: int) -> bool:
-    """Whether every fix is on a target (to _TIME_TOLERANCE) and every target up to its
-    track's last fix has one: tracks logged at the sample rate, which need no interpolation."""
-    local = np.arange(len(offset)) - np.repeat(starts, ends - starts)
-    return bool(np.array_equal(at, local) and (np.abs(offset - at) <= _TIME_TOLERANCE).all())
-
-
-def _placed(values: Array, at: Array, track: Array, sizes: Array, count: int) -> Array:
-    """(T, n, k) samples of fixes that are on the targets: each in its place, and each
-    track's last one repeated after its end (those samples are left out of every metric)."""
-    n = len(sizes)
-    out = np.empty((count, n, values.shape[1]))
-    out[at, track] = values
-    last = sizes - 1
-    after = np.arange(count)[:, None] > last[None, :]
-    if after.any():
-        out[after] = np.broadcast_to(out[last, np.arange(n)][None], out.shape)[after]
-    return out
-
-
-def _headings(velocities: Array, speeds: Array) -> Array:
-    """Unit velocity, the last direction of motion while at rest (the first one before any
-    motion; +x for a track that never moves): (T, n, 3)."""
-    moving = speeds > 1e-12
-    if moving.all():  # the usual case: no rest to carry a heading through
-        return velocities / speeds[..., None]
-    t = len(speeds)
-    index = np.where(moving, np.arange(t)[:, None], -1)
-    last = np.maximum.accumulate(index, axis=0)
-    first = np.argmax(moving, axis=0)
-    source = np.where(last >= 0, last, first[None, :])
-    v = np.take_along_axis(velocities, source[..., None], axis=0)
-    norm = np.sqrt(np.einsum("tni,tni->tn", v, v))
-    out = np.zeros_like(v)
-    out[..., 0] = 1.0
-    np.divide(v, norm[..., None], out=out, where=norm[..., None] > 1e-12)
-    return out
-
-
 __all__ = [
     "COLUMN_ALIASES",
     "FITTED_FROM_POSITIONS",
+    "FITTED_MEASURE",
     "GAP_INTERVALS",
     "TRACKS_METHOD",
     "ExportError",

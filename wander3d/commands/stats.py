@@ -8,11 +8,13 @@ import dataclasses
 import importlib.util
 import itertools
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from wander3d.analysis.metrics import MSD_WEIGHTINGS
 from wander3d.analysis.plot import plot_format
 from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
 from wander3d.analysis.sampling import (
@@ -30,7 +32,7 @@ from wander3d.analysis.stats import (
     working_bytes,
 )
 from wander3d.analysis.tracks import (
-    FITTED_FROM_POSITIONS,
+    FITTED_MEASURE,
     TRACKS_METHOD,
     Tracks,
     headings_from_positions,
@@ -96,7 +98,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sample-rate",
         type=positive_float,
-        default=DEFAULT_SAMPLE_RATE,
         metavar="HZ",
         help=f"samples per simulated second (default: {DEFAULT_SAMPLE_RATE:g}); rounded to a "
         "whole number of steps, at most one sample per step",
@@ -110,11 +111,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "at most half the run or the longest track",
     )
     parser.add_argument(
+        "--msd-weighting",
+        choices=MSD_WEIGHTINGS,
+        default="pairs",
+        help="how the MSD (and its slope) weighs tracks: every pair of samples alike "
+        "(default), or as trackpy's emsd (each track's own MSD by its count of independent "
+        "measurements), to compare with trackpy; the same on tracks of one length",
+    )
+    parser.add_argument(
         "--headings",
         choices=("velocity", "positions"),
         help="where the headings come from: the velocity (default: the engine's, or a tracks "
         "file's vx, vy, vz; from the positions when it has none) or the positions (central "
-        "differences, as for tracks without velocities and as `tune --like` fits)",
+        "differences, as for tracks without velocities and as `tune --like` fits). A scene "
+        "`tune` wrote is measured as it was fitted (its --seconds, --sample-rate and "
+        "--headings, stated in its first lines) unless these options are given",
     )
     parser.add_argument(
         "--per-track",
@@ -150,6 +161,8 @@ def _is_tty(stream: IO[str]) -> bool:
 
 def main(args: argparse.Namespace) -> int:
     """Measure the scene or tracks as `args` (from `configure`) say; return the exit status."""
+    if args.tracks is not None and args.sample_rate is None:
+        args.sample_rate = DEFAULT_SAMPLE_RATE
     if args.tracks is not None:
         if args.scene is not None:
             raise CliError("give a SCENE or --tracks FILE, not both")
@@ -160,8 +173,11 @@ def main(args: argparse.Namespace) -> int:
         raise CliError("give a SCENE to measure, or --tracks FILE")
     for option in [*given_track_options(args), *(["--per-track"] if args.per_track else [])]:
         raise CliError(f"{option} applies to --tracks only")
-    seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     scene = load_scene_arg(args.scene)
+    _as_fitted(args, scene.source)
+    seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
+    if args.sample_rate is None:
+        args.sample_rate = DEFAULT_SAMPLE_RATE
     check_fits(scene)
     plan = plan_samples(scene.dt, seconds, args.sample_rate)
     if plan.rate < args.sample_rate * (1 - 1e-6) and plan.steps_per_sample == 1:
@@ -170,8 +186,6 @@ def main(args: argparse.Namespace) -> int:
             f"(dt {scene.dt:.4g} s): sampling every step, at {plan.rate:.4g} Hz",
             file=sys.stderr,
         )
-    if args.headings is None:
-        _tuned_headings_note(scene.source)
     if plan.samples < 3:
         raise CliError(
             f"--seconds {seconds:g} is too short: the metrics need at least 2 sample "
@@ -200,7 +214,7 @@ def main(args: argparse.Namespace) -> int:
         report = _report(
             _with_headings(samples, args.headings),
             scene.groups,
-            args.max_lag,
+            args,
             scene=scene.name,
             source=None if scene.source is None else str(scene.source),
             seed=scene.seed,
@@ -215,19 +229,25 @@ def main(args: argparse.Namespace) -> int:
 def _report(
     samples: Samples,
     groups: Sequence[GroupParams | GroupLabel],
-    max_lag: float | None,
+    args: argparse.Namespace,
     **run: Any,
 ) -> StatsReport:
-    """The statistics of `samples` as a report, with autocorrelations up to `max_lag` s
-    (None: the default); `run` describes them (StatsReport's fields)."""
+    """The statistics of `samples` as a report, with autocorrelations up to --max-lag s
+    (None: the default) and the MSD weighted as --msd-weighting says; `run` describes them
+    (StatsReport's fields)."""
     if samples.count * samples.headings.shape[1] > _NOTICE_AGENT_SAMPLES and _is_tty(sys.stderr):
         # Big runs take a while to analyse too (about a second per million agent-samples).
         print("wander3d: computing path metrics...", file=sys.stderr, flush=True)
-    if max_lag is None:
-        stats, curves = compute_stats(samples, groups)
-    else:
-        stats, curves = compute_stats(samples, groups, max_lag_s=max_lag, min_lags=1)
-    return StatsReport(groups=stats, curves=curves, **run)
+    # --max-lag is the lag asked for, however few samples that is.
+    max_lag, min_lags = (MAX_LAG_S, MIN_LAGS) if args.max_lag is None else (args.max_lag, 1)
+    stats, curves = compute_stats(
+        samples,
+        groups,
+        max_lag_s=max_lag,
+        min_lags=min_lags,
+        msd_weighting=args.msd_weighting,
+    )
+    return StatsReport(groups=stats, curves=curves, msd_weighting=args.msd_weighting, **run)
 
 
 def _with_headings(samples: Samples, headings: str | None) -> Samples:
@@ -235,20 +255,46 @@ def _with_headings(samples: Samples, headings: str | None) -> Samples:
     return headings_from_positions(samples) if headings == "positions" else samples
 
 
-def _tuned_headings_note(source: Path | None) -> None:
-    """Say how to measure a scene `tune --like` fitted as the fit measured it."""
+_FITTED = re.compile(
+    r"--seconds (?P<seconds>\S+) --sample-rate (?P<rate>\S+) "
+    r"--headings (?P<headings>velocity|positions)"
+)
+
+
+def _as_fitted(args: argparse.Namespace, source: Path | None) -> None:
+    """For a scene `tune` wrote (FITTED_MEASURE in its first lines), set each of --seconds,
+    --sample-rate and --headings not given to the fit's, so that `stats` measures it as the
+    fit's table did, and say so."""
     if source is None:
         return
     try:
         with open(source, encoding="utf-8") as f:
-            head = f.read(4096)
-    except OSError:
+            head = f.read(8192)
+    except (OSError, UnicodeDecodeError):
         return
-    if FITTED_FROM_POSITIONS in head:
+    line = next((x for x in head.splitlines() if x.startswith(FITTED_MEASURE)), None)
+    found = _FITTED.search(line) if line is not None else None
+    if found is None:
+        return
+    try:
+        seconds, rate = positive_float(found["seconds"]), positive_float(found["rate"])
+    except argparse.ArgumentTypeError:
+        return
+    taken = []
+    if args.seconds is None:
+        args.seconds = seconds
+        taken.append(f"--seconds {found['seconds']}")
+    if args.sample_rate is None:
+        args.sample_rate = rate
+        taken.append(f"--sample-rate {found['rate']}")
+    if args.headings is None:
+        args.headings = found["headings"]
+        taken.append(f"--headings {found['headings']}")
+    if taken:
+        other = " (--headings velocity: the engine's)" if args.headings == "positions" else ""
         print(
-            f"{PROG}: headings are the engine's velocity; this scene was fitted to tracks with "
-            "headings measured from positions, as theirs were: --headings positions (and "
-            "the fit's --seconds and --sample-rate, in its first lines) measures it that way",
+            f"{PROG}: measured as `tune` fitted this scene, as its table was: "
+            f"{' '.join(taken)}{other}",
             file=sys.stderr,
         )
 
@@ -276,7 +322,7 @@ def _measure_tracks(args: argparse.Namespace) -> int:
         report = _report(
             _with_headings(tracks.samples, args.headings),
             tracks.groups,
-            args.max_lag,
+            args,
             scene=record.scene_name if record else path.name,
             source=str(path),
             seed=record.seed if record else None,

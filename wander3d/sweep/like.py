@@ -17,7 +17,7 @@ from typing import IO, Any
 import numpy as np
 
 from wander3d.analysis import GroupStats, compute_stats, sample_spec
-from wander3d.analysis.stats import GroupCurves, GroupLabel
+from wander3d.analysis.stats import GroupCurves, GroupLabel, sampling_errors
 from wander3d.analysis.tracks import Tracks, headings_from_positions
 from wander3d.scene import Scene, check_fits
 
@@ -55,7 +55,9 @@ class TrackTargets:
     ranges along x, y and z (units: the median over tracks of its bounding box's sides);
     floors: how far the tracks are from themselves on a measure no group can match exactly
     (TURN_DISTANCE: the distance between the turn angles of their two halves, even and odd
-    tracks), which a fit's error is not held to."""
+    tracks), which a fit's error is not held to; noise: each scalar target's standard error
+    in the tracks (`analysis.stats.sampling_errors`: how far their value may be from that of
+    many more tracks moving alike), in its units."""
 
     targets: dict[str, float]
     profile: Profile
@@ -65,6 +67,7 @@ class TrackTargets:
     three_d: bool = True
     extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
     floors: dict[str, float] = dataclasses.field(default_factory=dict)
+    noise: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -80,10 +83,16 @@ def turn_distance(counts: Array, reference: Array) -> float:
     if a.sum() <= 0 or b.sum() <= 0:
         return math.nan
     width = 360.0 / len(b)
-    centres = -180.0 + width * (np.arange(len(b)) + 0.5)
-    spread = float((np.abs(centres) * b).sum() / b.sum())
     gap = np.abs(np.cumsum(a / a.sum()) - np.cumsum(b / b.sum())).sum() * width
-    return float(gap / max(spread, width / 2))
+    return float(gap / _spread(b))
+
+
+def _spread(counts: Array) -> float:
+    """A histogram's mean |angle| (deg), at least half a bin."""
+    c = np.asarray(counts, dtype=np.float64)
+    width = 360.0 / len(c)
+    centres = -180.0 + width * (np.arange(len(c)) + 0.5)
+    return max(float((np.abs(centres) * c).sum() / max(c.sum(), 1.0)), width / 2)
 
 
 def pooled(tracks: Tracks) -> Tracks:
@@ -116,8 +125,18 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     median = np.median(sides, axis=0)
     extent = (float(median[0]), float(median[1]), float(median[2]))
     floors = {TURN_DISTANCE: _turn_floor(one)}
+    errors = sampling_errors(one.samples, 0, one.groups[0])
+    noise = {m: errors[m] for m in targets if m in errors and math.isfinite(errors[m])}
     return TrackTargets(
-        targets, Profile.of(curves), skipped, stats, not tracks.velocities, three_d, extent, floors
+        targets,
+        Profile.of(curves),
+        skipped,
+        stats,
+        not tracks.velocities,
+        three_d,
+        extent,
+        floors,
+        noise,
     )
 
 
@@ -175,6 +194,21 @@ def measure_profile(
     return [(s, Profile.of(c)) for s, c in zip(stats, curves, strict=True)]
 
 
+def measure_checked(
+    scene: Scene, seconds: float, sample_rate: float, index: int, from_positions: bool = False
+) -> tuple[GroupStats, Profile, dict[str, float]]:
+    """Group `index` of `scene` measured as `wander3d stats SCENE` measures it (with
+    from_positions, as `--headings positions` does): its GroupStats, its profile, and the
+    standard error of each measure (`sampling_errors`)."""
+    check_fits(scene)
+    samples = sample_spec(scene.run_spec, seconds, sample_rate, threads=1)
+    if from_positions:
+        samples = headings_from_positions(samples)
+    stats, curves = compute_stats(samples, scene.groups)
+    errors = sampling_errors(samples, index, scene.groups[index])
+    return stats[index], Profile.of(curves[index]), errors
+
+
 def write_plot(
     out: IO[bytes], tracks: Profile, fitted: Profile, label: str, file_format: str = "png"
 ) -> None:
@@ -225,6 +259,7 @@ __all__ = [
     "TURN_DISTANCE",
     "Profile",
     "TrackTargets",
+    "measure_checked",
     "measure_profile",
     "pooled",
     "reach",

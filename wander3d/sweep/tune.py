@@ -1,18 +1,23 @@
 """Tuning: find parameter values of one group whose measured metrics match targets.
 
-Coarse to fine: optuna's TPE sampler (seeded) proposes values over the whole ranges for half
-the trials, then a seeded local search steps around the best point so far. Each batch's runs
-go to the Dask cluster through `execute.run_tasks`, the same path as a sweep. The loss is the
-sum of squared relative errors of the group's metrics (each the mean over seeds). Batches
-have a fixed size, not the number of workers, so the same command finds the same values on
-any cluster. Tuning runs only the tuned group (groups do not interact; its metrics do not
-depend on the others) with `agents` agents, and stops when every metric is within
-`tolerance` of its target (less its floor, if it has one).
+Coarse to fine. Optuna's TPE sampler (seeded) proposes values over the whole ranges, in
+batches that run on the Dask cluster together, for COARSE_SHARE of the trials; then a seeded
+local search steps around the best point so far (steps shrinking when a batch finds nothing
+better). What both minimise is the sum of squared relative errors of the targets. Every
+trial is measured on the same seeds (common random numbers: trials differ by their values,
+not their luck), as the mean over `seeds` runs;
+the search stops when a trial has every target well within `tolerance` (STOP_SHARE of it, less
+its floor, if it has one), or after `trials` trials. Tuning runs only the tuned group (groups
+do not interact; its metrics do not depend on the others) with `agents` agents. The same
+command finds the same values on any cluster.
 
-The best of many noisy trials flatters itself (its seeds happened to suit it), and `agents`
-may be fewer than the scene keeps: so the winner is measured once more, the whole tuned
-scene at its own seed (what `wander3d stats` of it runs) and further seeds the search never
-used, and that check is reported beside what the search saw.
+The best of many noisy trials flatters itself: so the FINALISTS best distinct points are
+measured again on seeds the search never used, and the best there wins, with its mean over
+them as `achieved`. Then the winner is measured as it is written: the whole tuned scene at its
+own seed and agent count, exactly what `wander3d stats` of it runs (`checked`). A target is met
+when its error is within the tolerance, or within what sampling noise explains (`_allowances`:
+two standard errors of the difference, from the tracks' own sampling error and the
+measurement's).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from wander3d.analysis.metric_table import TARGETS
-from wander3d.analysis.tracks import FITTED_FROM_POSITIONS
+from wander3d.analysis.tracks import FITTED_FROM_POSITIONS, FITTED_MEASURE
 from wander3d.engine.methods import METHOD_KEYS
 from wander3d.scene import Scene, schema
 
@@ -64,10 +69,11 @@ class Knob:
 
 @dataclass(frozen=True)
 class TuneResult:
-    """The best trial: values per knob name, the targets, the achieved metric per target and
-    its relative error, trials run, and the full tuned scene (the original scene with only the
-    knobs changed); with a profile to match (`tune --like`), the best trial's profile (turn
-    counts summed and MSD averaged over its seeds)."""
+    """The winner: values per knob name, the targets, the achieved metric per target (its
+    mean over `final_seeds` seeds the search never used) and its relative error, trials run,
+    and the full tuned scene (the original scene with only the knobs changed); with a profile
+    to match (`tune --like`), the winner's profile (turn counts summed and MSD averaged over
+    those seeds)."""
 
     values: dict[str, float]
     targets: dict[str, float]
@@ -75,12 +81,28 @@ class TuneResult:
     errors: dict[str, float]
     trials: int
     scene: Scene
-    #: The check: metrics (mean over new seeds) and errors of the tuned scene's group at its
-    #: own agent count `checked_agents`; empty when tune was not asked to check.
+    #: The check: metrics and errors of the tuned scene's group at its own seed and agent
+    #: count `checked_agents`, as `wander3d stats TUNED` measures them; empty when tune was
+    #: not asked to check.
     checked: dict[str, float] = dataclasses.field(default_factory=dict)
     checked_errors: dict[str, float] = dataclasses.field(default_factory=dict)
     checked_agents: int = 0
     profile: like.Profile | None = None
+    #: Each target's allowance for sampling noise, relative to it (`_allowances`): a target
+    #: is met when its error is within the tolerance or within this (achieved; checked).
+    allowances: dict[str, float] = dataclasses.field(default_factory=dict)
+    checked_allowances: dict[str, float] = dataclasses.field(default_factory=dict)
+    #: The seeds `achieved` is the mean over (none the search used), and how many finalists
+    #: were measured on them.
+    final_seeds: int = 0
+    finalists: int = 0
+
+    def unmet(self, tolerance: float, checked: bool = False) -> list[str]:
+        """The targets not met: error beyond the tolerance and beyond the noise allowance
+        (in the check's numbers with `checked`)."""
+        errors = self.checked_errors if checked else self.errors
+        allowed = self.checked_allowances if checked else self.allowances
+        return [m for m, e in errors.items() if e > max(tolerance, allowed.get(m, 0.0))]
 
 
 def metric_names() -> list[str]:
@@ -204,7 +226,7 @@ def tune(
     sample_rate: float,
     seeds: int = 2,
     agents: int | None = None,
-    trials: int = 64,
+    trials: int = 320,
     tolerance: float = 0.05,
     seed: int = 0,
     profile: like.Profile | None = None,
@@ -213,18 +235,21 @@ def tune(
     check: bool = True,
     timeout: float = execute.CONNECT_TIMEOUT_S,
     floors: Mapping[str, float] | None = None,
+    noise: Mapping[str, float] | None = None,
 ) -> TuneResult:
     """Search the knobs' values of group `index` so its metrics (mean over `seeds` runs of
-    `seconds`) meet `targets` (metric -> value); at most `trials` trials.
+    `seconds`) meet `targets` (metric -> value); at most `trials` trials, then the best few
+    measured again (`FINALISTS`, on seeds the search never used) and the winner checked.
 
     With a `profile` (recorded tracks'), the target like.TURN_DISTANCE is the distance of the
-    group's turn-angle distribution (its seeds' pooled) from the profile's; from_positions:
-    the group's headings are taken from its positions, as the tracks' were. on_batch(
-    trials_done, best_errors) is called after each batch. floors: metric -> an error no
-    closer fit can beat (its own sampling noise), taken off that metric's error. Returns the
-    best trial, with
-    `check`, measured again as `check_tuned` says. ClusterError as `execute.run_tasks`
-    raises it (`timeout`: seconds without workers).
+    group's turn-angle distribution (its seeds' pooled) from the profile's, and the search
+    follows `like.turn_residuals`; from_positions: the group's headings are taken from its
+    positions, as the tracks' were. on_batch(trials_done, best_errors) is called as trials
+    finish. floors: metric -> an error no closer fit can beat (its own sampling noise), taken
+    off that metric's error; noise: metric -> the targets' own standard error (tracks'), in
+    the metric's units, which whether a target is met allows for (`allowance`). Returns the
+    winner, with `check`, measured again as `check_tuned` says. ClusterError as
+    `execute.run_tasks` raises it (`timeout`: seconds without workers).
     """
     task: Callable[[Scene, float, float], Any] = execute.measure
     if profile is not None:
@@ -238,43 +263,73 @@ def tune(
         execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=task,
         timeout=timeout,
     )  # fmt: skip
+
+    def progress() -> None:
+        if on_batch is not None:
+            on_batch(search.done, search.best_errors())
+
+    # Coarse to fine: TPE over the whole ranges finds the basin, then a local search around
+    # the best point finds its floor, which TPE's wide proposals rarely hit.
+    coarse = min(trials, max(BATCH, round(trials * COARSE_SHARE)))
+    # A trial within the tolerance may owe it to its seeds: the search goes on until one is
+    # well within it (the finalists and the check then say how it does on others).
+    enough = tolerance * STOP_SHARE
     with _quiet_optuna() as optuna:
-        # Coarse to fine: TPE over the whole ranges finds the basin, then a local search
-        # around the best point so far (steps shrinking when a batch finds nothing better)
-        # finds its floor, which TPE's wide proposals rarely hit.
-        coarse = max(BATCH, round(trials * COARSE_SHARE))
         study = optuna.create_study(
             sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True)
         )
         study.enqueue_trial({k.name: k.start for k in knobs})
-        local = _LocalSteps(seed)
-        while search.done < trials and not search.met(tolerance):
-            batch = min(BATCH, trials - search.done)
-            if search.done < coarse:
-                search.run_batch(study, batch, run)
-            else:
-                local.run_batch(search, batch, run)
-            if on_batch is not None:
-                on_batch(search.done, search.best_errors())
-    tuned = apply(scene, knobs, search.best_values)
-    checked = check_tuned(tuned, index, seeds, targets, profile, run) if check else {}
-    achieved = search.best_achieved
+        while search.done < coarse and not search.met(enough):
+            search.run_batch(study, min(BATCH, coarse - search.done), run)
+            progress()
+    if search.done < trials and not search.met(enough):
+        _refine(search, trials, enough, run, seed, progress)
+    final = _final(search, run)
+    tuned = apply(scene, knobs, final.values)
+    checked: dict[str, float] = {}
+    checked_noise: dict[str, float] = {}
+    if check:
+        checker = functools.partial(
+            like.measure_checked, index=index, from_positions=from_positions
+        )
+        check_run = functools.partial(
+            execute.run_tasks, client, seconds=seconds, sample_rate=sample_rate, task=checker,
+            timeout=timeout,
+        )  # fmt: skip
+        checked, checked_noise = check_tuned(tuned, targets, profile, check_run)
+    noise = dict(noise or {})
     return TuneResult(
-        values=search.best_values,
+        values=final.values,
         targets=dict(targets),
-        achieved=achieved,
-        errors=_errors(achieved, targets, floors),
+        achieved=final.achieved,
+        errors=_errors(final.achieved, targets, floors),
         trials=search.done,
         scene=tuned,
         checked=checked,
         checked_errors=_errors(checked, targets, floors) if checked else {},
         checked_agents=tuned.groups[index].count if check else 0,
-        profile=search.best_profile,
+        profile=final.profile,
+        allowances=_allowances(targets, noise, final.noise),
+        checked_allowances=_allowances(targets, noise, checked_noise) if checked else {},
+        final_seeds=final.seeds,
+        finalists=final.rivals,
     )
 
 
-#: The share of the trials the coarse TPE search takes; the local search has the rest.
+#: The share of the trials the coarse TPE search takes; the fine search has the rest.
 COARSE_SHARE = 0.5
+#: The search stops early when a trial has every error within this share of the tolerance.
+STOP_SHARE = 0.25
+#: The fine search's first step (log scale: about 15% of each value), and how it shrinks
+#: after a batch that found nothing better.
+LOCAL_STEP = 0.15
+LOCAL_SHRINK = 0.6
+#: After the search, its best FINALISTS distinct points are measured again on FINAL_SEEDS
+#: times --seeds seeds it never used, and the best on those wins: its mean there is `achieved`.
+FINALISTS = 3
+FINAL_SEEDS = 2
+#: The residual of a measure a trial leaves undefined (NaN) or infinite: 1000% off.
+_UNDEFINED = 10.0
 
 
 @contextlib.contextmanager
@@ -290,36 +345,83 @@ def _quiet_optuna() -> Iterator[Any]:
         yield optuna
 
 
-#: The local search's first step (log scale: about 15% of each value), and how it shrinks
-#: after a batch that found nothing better.
-LOCAL_STEP = 0.15
-LOCAL_SHRINK = 0.6
-
-
-class _LocalSteps:
-    """A seeded (1 + batch) evolution strategy in log space around the best values: each
-    batch tries random steps of `step` from the best point, and shrinks the step when none
-    of them is better."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.step = LOCAL_STEP
-
-    def run_batch(self, search: _Search, size: int, run: Callable[..., None]) -> None:
-        centre = search.best_values
-        values = [
-            {
-                k.name: _round(
-                    min(
-                        max(centre[k.name] * math.exp(self.step * self.rng.normal()), k.low), k.high
+def _refine(
+    search: _Search,
+    trials: int,
+    enough: float,
+    run: Callable[..., None],
+    seed: int,
+    progress: Callable[[], None],
+) -> None:
+    """The fine search, until `trials` trials in all or a trial within `enough` of every
+    target: a seeded (1 + batch) evolution strategy in log space around the best fine trial
+    (first the best quick one, measured again as a fine trial): each batch tries steps of
+    `LOCAL_STEP` (log units, normal) from it, and the steps shrink by LOCAL_SHRINK after a
+    batch that found nothing better."""
+    rng = np.random.default_rng(seed)
+    step = LOCAL_STEP
+    while search.done < trials and not search.met(enough):
+        size = min(BATCH, trials - search.done)
+        before = search.best().loss if search.trials else math.inf
+        centre = search.best().values
+        values = [] if search.trials else [centre]
+        while len(values) < size:
+            values.append(
+                {
+                    k.name: _round(
+                        min(max(centre[k.name] * math.exp(step * rng.normal()), k.low), k.high)
                     )
-                )
-                for k in search.local
-            }
-            for _ in range(size)
-        ]
-        if not search.run_values(values, run):
-            self.step *= LOCAL_SHRINK
+                    for k in search.local
+                }
+            )
+        search.measure(values, run)
+        progress()
+        if search.best().loss >= before:
+            step *= LOCAL_SHRINK
+
+
+@dataclass(frozen=True)
+class _Final:
+    """The winner: its values, its metrics (mean over `seeds` seeds the search never used),
+    their standard errors, its pooled profile, and how many finalists it was chosen from."""
+
+    values: dict[str, float]
+    achieved: dict[str, float]
+    noise: dict[str, float]
+    profile: like.Profile | None
+    seeds: int
+    rivals: int
+
+
+def _final(search: _Search, run: Callable[..., None]) -> _Final:
+    """The search's FINALISTS best distinct points measured again on new seeds (the best of
+    many noisy trials flatters itself); the best of them there."""
+    finalists: list[_Trial] = []
+    for trial in sorted(search.trials, key=lambda t: t.loss):
+        x = search.log_values(trial.values)
+        if all(np.max(np.abs(x - search.log_values(c.values))) > 1e-3 for c in finalists):
+            finalists.append(trial)
+        if len(finalists) == FINALISTS:
+            break
+    count = FINAL_SEEDS * search.seeds
+    first = search.first_seed + search.seeds
+    measured = search.measure([t.values for t in finalists], run, range(first, first + count))
+    best = min(measured, key=lambda t: t.loss)
+    return _Final(best.values, best.achieved, best.noise, best.profile, count, len(finalists))
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """Values measured: the metrics (mean over the seeds), their standard errors (over the
+    seeds: NaN with one), the pooled profile, the residuals and the loss (their sum of
+    squares)."""
+
+    values: dict[str, float]
+    achieved: dict[str, float]
+    noise: dict[str, float]
+    profile: like.Profile | None
+    residuals: np.ndarray
+    loss: float
 
 
 class _Search:
@@ -344,109 +446,128 @@ class _Search:
         self.floors: dict[str, float] = {}
         self.profile = profile
         self.seeds = seeds
-        # The search's seeds follow the scene's own, which the check measures first.
+        # The search's seeds follow the scene's own, which the check measures.
         self.first_seed = base_seed + 1
-        self.done = 0
-        self.best_loss = math.inf
-        self.best_values = {k.name: k.start for k in knobs}
-        self.best_achieved = {m: math.nan for m in targets}
-        self.best_profile: like.Profile | None = None
+        self.trials: list[_Trial] = []
+
+    @property
+    def done(self) -> int:
+        return len(self.trials)
+
+    def best(self) -> _Trial:
+        """The best trial so far."""
+        return min(self.trials, key=lambda t: t.loss)
 
     def best_errors(self) -> dict[str, float]:
-        return _errors(self.best_achieved, self.targets, self.floors)
+        return _errors(self.best().achieved, self.targets, self.floors)
 
     def met(self, tolerance: float) -> bool:
-        return self.done > 0 and max(self.best_errors().values()) <= tolerance
+        """Whether a trial met every target within `tolerance`."""
+        return bool(self.trials) and max(self.best_errors().values()) <= tolerance
+
+    def log_values(self, values: Mapping[str, float]) -> np.ndarray:
+        return np.log([values[k.name] for k in self.local])
 
     def run_batch(self, study: Any, size: int, run: Callable[..., None]) -> None:
         """Ask `study` for `size` trials, measure them on the cluster, tell their losses."""
         import optuna
 
-        # The whole search space up front: a sampler that models the knobs together (CMA-ES)
-        # samples them so from a new study's first trial, not at random.
+        # The whole search space up front, so the sampler models the keys together from
+        # a new study's first trial.
         space = {k.name: optuna.distributions.FloatDistribution(k.low, k.high, log=True)
                  for k in self.local}  # fmt: skip
         batch = [study.ask(fixed_distributions=space) for _ in range(size)]
         values = [{k.name: _round(t.params[k.name]) for k in self.local} for t in batch]
-        losses = self._measure(values, run)
-        for t, loss in zip(batch, losses, strict=True):
-            study.tell(t, loss)
+        for t, trial in zip(batch, self.measure(values, run), strict=True):
+            study.tell(t, trial.loss)
 
-    def run_values(self, values: list[dict[str, float]], run: Callable[..., None]) -> bool:
-        """Measure trials of these values; whether one of them is the best so far."""
-        best = self.best_loss
-        self._measure(values, run)
-        return self.best_loss < best
-
-    def _measure(self, values: list[dict[str, float]], run: Callable[..., None]) -> list[float]:
-        """Each trial's loss (the sum of squared relative errors), keeping the best."""
+    def measure(
+        self,
+        values: list[dict[str, float]],
+        run: Callable[..., None],
+        seeds: Sequence[int] | None = None,
+    ) -> list[_Trial]:
+        """Measure trials of these values on `seeds` (default: the search's, and they count
+        as its trials; the same for every trial, so that trials differ by their values, not
+        by their luck)."""
+        counted = seeds is None
+        if seeds is None:
+            seeds = range(self.first_seed, self.first_seed + self.seeds)
+        seeds = list(seeds)
         tasks = []
         for i, v in enumerate(values):
             trial_scene = apply(self.measured, self.local, v)
-            for s in range(self.seeds):
-                key = f"trial{self.done + i}-seed{s}"
-                tasks.append((key, trial_scene.replace(seed=self.first_seed + s)))
+            for s in seeds:
+                tasks.append((f"trial{self.done}-{i}-seed{s}", trial_scene.replace(seed=s)))
         results: dict[str, list[Any]] = {}
         run(tasks, on_result=results.__setitem__)
-        losses = []
+        trials = []
         for i, v in enumerate(values):
-            runs = [results[f"trial{self.done + i}-seed{s}"][0] for s in range(self.seeds)]
-            achieved, fitted = _achieved(runs, self.targets, self.profile)
-            # The loss counts every error in full (a floor would hide the turn angles'
-            # shape from the search); whether a target is met allows for its floor.
-            errors = _errors(achieved, self.targets, {})
-            loss = sum(e * e for e in errors.values())
-            loss = loss if math.isfinite(loss) else 1e12
-            losses.append(loss)
-            if loss < self.best_loss:
-                self.best_loss, self.best_values = loss, v
-                self.best_achieved, self.best_profile = achieved, fitted
-        self.done += len(values)
-        return losses
+            runs = [results[f"trial{self.done}-{i}-seed{s}"][0] for s in seeds]
+            achieved, noise, fitted = _achieved(runs, self.targets, self.profile)
+            r = _residuals(achieved, self.targets)
+            trials.append(_Trial(v, achieved, noise, fitted, r, float(r @ r)))
+        if counted:
+            self.trials += trials
+        return trials
 
 
-def check_seeds(scene: Scene, seeds: int) -> list[int]:
-    """The seeds the check measures: the scene's own (what `wander3d stats` of the tuned
-    scene runs), then seeds after the search's (`_Search` uses seed + 1 .. seed + seeds)."""
-    return [scene.seed] + [scene.seed + seeds + k for k in range(1, seeds)]
+def _residuals(achieved: Mapping[str, float], targets: Mapping[str, float]) -> np.ndarray:
+    """What the search minimises the sum of squares of: each target's signed relative error
+    (the turn-angle distance's, target 0, is the distance itself: it counts in full, for with
+    its floor taken off the search stops looking at the distribution's shape)."""
+    errors = [(achieved[m] - goal) / (abs(goal) or 1.0) for m, goal in targets.items()]
+    r = np.array(errors, dtype=np.float64)
+    r[~np.isfinite(r)] = _UNDEFINED
+    return np.clip(r, -_UNDEFINED, _UNDEFINED)
 
 
 def check_tuned(
     tuned: Scene,
-    index: int,
-    seeds: int,
     targets: Mapping[str, float],
     profile: like.Profile | None,
     run: Callable[..., None],
-) -> dict[str, float]:
+) -> tuple[dict[str, float], dict[str, float]]:
     """The group's metrics in the tuned scene as it is written, every group at its own count,
-    mean over `check_seeds`: the first is exactly what `wander3d stats TUNED` measures (with
-    --headings positions for a fit to tracks without velocities), and none was searched."""
-    tasks = [(f"check-seed{s}", tuned.replace(seed=s)) for s in check_seeds(tuned, seeds)]
-    stats: dict[str, list[Any]] = {}
-    run(tasks, on_result=stats.__setitem__)
-    runs = [stats[key][index] for key, _ in tasks]
-    checked, _ = _achieved(runs, targets, profile)
-    return checked
+    at the scene's own seed: exactly what `wander3d stats TUNED` measures (with --headings
+    positions for a fit to tracks without velocities), on a seed the search never used; and
+    their standard errors (`analysis.stats.sampling_errors` of its agents). `run` runs
+    `like.measure_checked` for the tuned group."""
+    results: dict[str, Any] = {}
+    run([("check", tuned)], on_result=results.__setitem__)
+    stats, fitted, errors = results["check"]
+    checked = {
+        m: like.turn_distance(fitted.turn_counts, profile.turn_counts)
+        if m == like.TURN_DISTANCE and profile is not None
+        else float(getattr(stats, m))
+        for m in targets
+    }
+    return checked, {m: errors[m] for m in targets if m in errors}
 
 
 def _achieved(
     runs: Sequence[Any], targets: Mapping[str, float], profile: like.Profile | None
-) -> tuple[dict[str, float], like.Profile | None]:
+) -> tuple[dict[str, float], dict[str, float], like.Profile | None]:
     """Each target's metric, the mean over the runs of one trial (GroupStats each, or
-    (GroupStats, Profile) with a profile), and the runs' pooled profile."""
-    if profile is None:
-        return {m: sum(getattr(r, m) for r in runs) / len(runs) for m in targets}, None
-    stats = [r[0] for r in runs]
-    counts = np.sum([r[1].turn_counts for r in runs], axis=0)
-    fitted = like.Profile(counts, runs[0][1].lags, np.mean([r[1].msd for r in runs], axis=0))
-    achieved = {
-        m: like.turn_distance(counts, profile.turn_counts)
-        if m == like.TURN_DISTANCE
-        else sum(getattr(s, m) for s in stats) / len(stats)
-        for m in targets
-    }
-    return achieved, fitted
+    (GroupStats, Profile) with a profile), its standard error over them (NaN for one run),
+    and the runs' pooled profile."""
+    stats = [r[0] if profile is not None else r for r in runs]
+    fitted = None
+    if profile is not None:
+        counts = np.sum([r[1].turn_counts for r in runs], axis=0)
+        fitted = like.Profile(counts, runs[0][1].lags, np.mean([r[1].msd for r in runs], axis=0))
+    achieved: dict[str, float] = {}
+    noise: dict[str, float] = {}
+    for m in targets:
+        if m == like.TURN_DISTANCE and fitted is not None and profile is not None:
+            achieved[m] = like.turn_distance(fitted.turn_counts, profile.turn_counts)
+            continue
+        values = np.array([float(getattr(s, m)) for s in stats])
+        achieved[m] = float(values.mean())
+        noise[m] = (
+            float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+        )
+    return achieved, noise, fitted
 
 
 def _errors(
@@ -458,6 +579,25 @@ def _errors(
         m: max(0.0, _relative_error(achieved[m], g) - floors.get(m, 0.0))
         for m, g in targets.items()
     }
+
+
+#: A difference smaller than this many standard errors of itself cannot be told from
+#: sampling noise (about 1 in 20 differences of nothing are larger).
+NOISE_SIGMAS = 2.0
+
+
+def _allowances(
+    targets: Mapping[str, float], target_noise: Mapping[str, float], noise: Mapping[str, float]
+) -> dict[str, float]:
+    """Each target's allowance for sampling noise, relative to it: NOISE_SIGMAS standard
+    errors of the difference between a measure and its target, from the target's own
+    (`target_noise`: the tracks') and the measure's (`noise`); 0 where neither is known."""
+    out = {}
+    for m, goal in targets.items():
+        parts = [target_noise.get(m, math.nan), noise.get(m, math.nan)]
+        known = [p for p in parts if math.isfinite(p)]
+        out[m] = NOISE_SIGMAS * math.hypot(*known) / (abs(goal) or 1.0) if known else 0.0
+    return out
 
 
 def _relative_error(achieved: float, target: float) -> float:
@@ -474,10 +614,13 @@ def tuned_toml(
     source: str,
     measured: str | None = None,
     from_positions: bool = False,
+    fitted_as: str | None = None,
 ) -> str:
     """The tuned scene as TOML, opening with comments saying what was tuned and how well;
     `measured`: the command that measures it as the check did; from_positions: the fit
-    measured headings from positions (FITTED_FROM_POSITIONS says so to `stats`)."""
+    measured headings from positions (FITTED_FROM_POSITIONS says so to `stats`); fitted_as:
+    the `stats` options of that command, which `stats` of the scene then takes as its
+    defaults (FITTED_MEASURE)."""
     # A comment is one line: a newline in a path or name would end it and break the TOML.
     source, group = (t.replace("\r", "\\r").replace("\n", "\\n") for t in (source, group))
     lines = [
@@ -488,15 +631,17 @@ def tuned_toml(
         f"  groups[{k.path.group}].{k.name}: {k.value:g} -> {result.values[k.name]:g}"
         for k in knobs
     ]
-    lines.append("Metrics (mean over the seeds tuned with), achieved vs target:")
+    lines.append(
+        f"Metrics, achieved (mean over {result.final_seeds} seeds the search never used) vs target:"
+    )
     lines += [
         f"  {m}: {result.achieved[m]:.4g} vs {goal:.4g} ({result.errors[m]:.1%} off)"
         for m, goal in result.targets.items()
     ]
     if result.checked:
         lines.append(
-            f"Checked with new seeds at the group's {result.checked_agents:,} agents, "
-            "as this scene runs it:"
+            f"Checked at this scene's own seed and the group's {result.checked_agents:,} "
+            "agents, as it runs:"
         )
         lines += [
             f"  {m}: {result.checked[m]:.4g} vs {goal:.4g} ({result.checked_errors[m]:.1%} off)"
@@ -504,8 +649,10 @@ def tuned_toml(
         ]
     if measured is not None:
         measured = measured.replace("\r", "\\r").replace("\n", "\\n")
-        lines.append(f"Measure it as the check's first seed: {measured}")
+        lines.append(f"Measure it as the check did: {measured}")
     if from_positions:
         lines.append(FITTED_FROM_POSITIONS.removeprefix("# ") + " (as the tracks' were).")
+    if fitted_as is not None:
+        lines.append(f"{FITTED_MEASURE.removeprefix('# ')} {fitted_as}")
     header = "\n".join(f"# {line}" for line in lines)
     return f"{header}\n#\n{result.scene.to_toml()}"
