@@ -42,6 +42,18 @@ def hidden_tracks(path, agents: int = 200) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)  # the whole default fit: about 2.5 minutes on two busy cores
+def checked_column(table: str) -> dict[str, float]:
+    """The fit table's "checked" column: metric -> value, for the targeted metrics."""
+    lines = table.splitlines()
+    header = next(line.split() for line in lines if line.startswith("metric"))
+    column = header.index("checked") - 1  # "± tracks" is one column in two words
+    return {
+        line.split()[0]: float(line.split()[column])
+        for line in lines
+        if line.split()[:1] and line.split()[0] in like.LIKE_METRICS and "not targeted" not in line
+    }
+
+
 def test_a_fit_to_wander3d_tracks_lands_within_5_percent_and_stats_agrees(tmp_path, capsys):
     """As a user would: `tune --like` with its defaults on tracks of a scene it never sees
     exits 0, and `wander3d stats` of the fitted scene, measured as the fit says, prints the
@@ -54,14 +66,7 @@ def test_a_fit_to_wander3d_tracks_lands_within_5_percent_and_stats_agrees(tmp_pa
     args = ["tune", "default", "--group", "wanderers", "--like", str(path), "--out", str(fitted)]
     assert main([*args, "--workers", "2"]) == 0
     captured = capsys.readouterr()
-    lines = captured.out.splitlines()
-    header = next(line.split() for line in lines if line.startswith("metric"))
-    column = header.index("checked") - 1  # "± tracks" is one column in two words
-    checked = {
-        line.split()[0]: float(line.split()[column])
-        for line in lines
-        if line.split()[:1] and line.split()[0] in like.LIKE_METRICS
-    }
+    checked = checked_column(captured.out)
     assert main(["stats", str(fitted), "--json"]) == 0  # measured as it was fitted
     (group,) = json.loads(capsys.readouterr().out)["groups"]
     for metric, value in checked.items():
@@ -185,14 +190,7 @@ def test_stats_of_the_fitted_scene_is_the_check(tmp_path, capsys):
     text = out.read_text()
     assert "# Fitted with headings measured from positions" in text
     assert "# Fitted as `wander3d stats` measures with: --seconds 6 --sample-rate 10 " in text
-    lines = captured.out.splitlines()
-    header = next(line.split() for line in lines if line.startswith("metric"))
-    column = header.index("checked") - 1  # "± tracks" is one column in two words
-    checked = {
-        line.split()[0]: float(line.split()[column])
-        for line in lines
-        if line.split()[:1] and line.split()[0] in like.LIKE_METRICS and "not targeted" not in line
-    }
+    checked = checked_column(captured.out)
     assert "mean_speed" in checked
     # Plain `stats` of the fitted scene measures it as the fit did, and says so.
     assert main(["stats", str(out), "--json"]) == 0
