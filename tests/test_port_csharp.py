@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 
-import numpy as np
 import pytest
 from port_support import (
     BUNDLED,
@@ -28,6 +27,7 @@ from port_support import (
     check_checked_in_core,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -36,7 +36,6 @@ from port_support import (
     check_spawned_as_documented,
     check_usage,
     conformance,
-    engine_with_edits,
     need,
     reference,
     reflected,
@@ -229,56 +228,12 @@ def test_agents_come_and_go_at_run_time_without_changing_the_others(probe):
     assert probe("churn").split() == ["hosted", "dropped", "added", "repeats", "placed", "ids"]
 
 
-#: Run-time edits (step, group, key, value) of port_support's "methods" scene (groups: sphere,
-#: angle, noise, seek, random, each with force and desired steering): every numeric parameter
-#: and the steering mode, noise's frequency (its curves kept in place) and seek's interval (a
-#: shorter one applies at once) included.
-EDITS = [
-    (90, 0, "jitter", 25.0),
-    (90, 1, "max_speed", 14.0),
-    (150, 2, "rate", 2.5),
-    (150, 3, "max_force", 140.0),
-    (200, 4, "frequency", 1.7),
-    (200, 5, "frequency", 0.05),
-    (260, 6, "interval", 0.5),
-    (260, 7, "interval", 9.0),
-    (300, 8, "vertical", 0.1),
-    (300, 9, "mass", 3.5),
-    (340, 0, "radius", 4.0),
-    (340, 1, "distance", 55.0),
-    (380, 2, "steering", "desired"),
-    (380, 5, "steering", "force"),
-]
-
-
 def test_run_time_edits_repeat_the_engines(tmp_path):
-    """The same edits at the same steps, in the hosted flock and through the composable call,
-    give the engine's positions and velocities (Simulation.update_group) bit for bit."""
     need(*TOOLS)
-    scene = scene_file(tmp_path, "methods")
-    port = write_port_of(scene, "csharp", tmp_path / "port")
-    steps = 600
-    shutil.copy(PROBES / "Probe.cs", port)  # built with the port's own core
     build = ["mcs", "-main:Wander3d.Probe", "-out:probe.exe", "Wander.cs", "Conformance.cs"]
-    subprocess.run([*build, "Probe.cs"], cwd=port, check=True, capture_output=True)
-    spelled = {"force": 0, "desired": 1}
-    (tmp_path / "edits.txt").write_text(
-        "".join(f"{s} {g} {k} {spelled.get(v, v)}\n" for s, g, k, v in EDITS)
+    check_edits_repeat_the_engines(
+        "csharp", tmp_path, "Probe.cs", [*build, "Probe.cs"], ["mono", "probe.exe"]
     )
-    text = subprocess.run(
-        ["mono", "probe.exe", "edits", str(tmp_path / "edits.txt"), "start.txt", str(steps)],
-        cwd=port, check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    hosted, composed = (
-        [[int(f, 16) for f in line.split()] for line in block.strip().splitlines()]
-        for block in text.split("hosted\n")[1].split("composed\n")
-    )
-    positions, velocities = engine_with_edits(scene, EDITS, steps)
-    engine = np.concatenate([positions, velocities], axis=1).view(np.uint64).tolist()
-    assert hosted == engine
-    assert composed == engine
-    unedited = engine_with_edits(scene, [], steps)[0]
-    assert not np.array_equal(unedited, positions)  # the edits changed the run
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():
