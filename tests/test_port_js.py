@@ -43,6 +43,7 @@ from port_support import (
     check_composable_edits,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -267,6 +268,11 @@ def test_agents_come_and_go_through_the_composable_call(probe):
 
 def test_parameters_edited_between_ticks_are_rederived(probe):
     check_composable_edits(probe)
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    need(*TOOLS)
+    check_edits_repeat_the_engines("js", tmp_path, "probe.mjs", [], ["node", "probe.mjs"])
 
 
 def test_wander_params_defaults_are_wander3ds():
