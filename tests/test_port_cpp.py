@@ -28,6 +28,7 @@ from port_support import (
     build_probe,
     check_checked_in_core,
     check_crlf_start,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -376,6 +377,12 @@ def test_edited_parameters_act_from_the_next_step(probe):
     """maxSpeed 40 -> 5 between two steps: the hosted flock's and hand-composed agents'."""
     flock, composed = (float(x) for x in probe("edit").split())
     assert flock <= 5.0 + 1e-9 and composed <= 5.0 + 1e-9
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    need(*TOOLS)
+    build = ["g++", *STRICT, "-o", "probe", "probe.cpp"]
+    check_edits_repeat_the_engines("cpp", tmp_path, "probe.cpp", build, ["./probe"])
 
 
 def test_a_start_with_windows_line_ends_is_read_alike(probe, tmp_path):
