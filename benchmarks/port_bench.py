@@ -1,7 +1,7 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
     python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
-                                    [--js-baseline OLD_WANDER_MJS]
+                                    [--baseline REV] [--rounds 1]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
@@ -13,16 +13,23 @@ takes, a game's cost per frame at 60 steps a second. Timing happens inside each 
 start-up and compiling are not counted, and in the process's CPU time, so other work on a
 shared machine does not stretch it.
 
---js-baseline times another JavaScript core beside (its hosted flock, the same scenes), e.g.
-the one before a change: `git show REV:wander3d/port/js/wander.mjs > old.mjs`.
+--baseline REV times each language's port as git revision REV wrote it beside (e.g. the core
+before a change), the same scenes in the same run: REV's wander3d writes the port and REV's own
+port_bench runner times it (so a core whose API has changed since is timed the way it ran then),
+in a process of its own per method; its columns are named `LANG@REV`. --rounds N times
+everything N times, new and baseline in turn, and keeps each figure's best: on a shared
+machine a figure is only as good as its least disturbed round.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,8 +37,7 @@ from pathlib import Path
 
 from wander3d.engine import METHODS, Simulation
 from wander3d.port import language, plan_port, write_port
-from wander3d.port.language import with_scene_block
-from wander3d.scene import Scene, load_scene
+from wander3d.scene import Scene
 
 WARMUP_STEPS = 60
 BATCH_STEPS = 120
@@ -281,13 +287,52 @@ RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
 }
 
 
-def js_baseline_rates(core: Path) -> Callable[[Path], dict[str, float]]:
-    """Times `core`, another wander.mjs, in the port's place (its scene block the port's)."""
+#: Run by REV's Python in REV's tree (argv: language, scene.toml, folder): write the port as
+#: REV did and time it with REV's runner (a float, hosted only, before runners gave each mode).
+BASELINE = """
+import json, sys
+sys.path.insert(0, "benchmarks")
+import port_bench
+from wander3d.port import language, plan_port, write_port
+from wander3d.scene import load_scene
+lang, scene, folder = sys.argv[1:]
+write_port(plan_port(load_scene(scene)), language(lang), folder)
+rates = port_bench.RUNNERS[lang][1](__import__("pathlib").Path(folder))
+print(json.dumps(rates if isinstance(rates, dict) else {"hosted": rates}))
+"""
+
+
+def checkout(rev: str, into: Path) -> Path:
+    """wander3d and benchmarks as they were at git revision `rev`, in `into`."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", rev, "wander3d", "benchmarks"],
+        capture_output=True, check=False,
+    )  # fmt: skip
+    if archive.returncode != 0:
+        raise SystemExit(f"--baseline {rev}: {archive.stderr.decode().strip()}")
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def baseline_rates(tree: Path, lang: str) -> Callable[[Path], dict[str, float]]:
+    """Times `lang`'s port of the scene in a folder as the wander3d in `tree` writes and
+    times it (in a folder beside)."""
 
     def rates(folder: Path) -> dict[str, float]:
-        block = language("js").scene_block(plan_port(load_scene(folder / "scene.toml")))
-        (folder / "wander.mjs").write_text(with_scene_block(core.read_text(), block))
-        return {"hosted": js_rates(folder)["hosted"]}
+        scene = folder.parent / f"{folder.name}.toml"
+        shutil.copy(folder / "scene.toml", scene)
+        shutil.rmtree(folder)
+        done = subprocess.run(
+            [sys.executable, "-c", BASELINE, lang, str(scene), str(folder)],
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise SystemExit(f"the baseline's {lang} port failed:\n{done.stderr}")
+        rates: dict[str, float] = json.loads(done.stdout)
+        return rates
 
     return rates
 
@@ -296,26 +341,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--langs", nargs="+", default=list(RUNNERS), choices=list(RUNNERS))
-    parser.add_argument("--js-baseline", type=Path, metavar="OLD_WANDER_MJS")
+    parser.add_argument("--baseline", metavar="REV", help="also time the ports as of git REV")
+    parser.add_argument("--rounds", type=int, default=1, help="time everything N times, best kept")
     args = parser.parse_args(argv)
     for lang in args.langs:
         if shutil.which(RUNNERS[lang][0]) is None:
             parser.error(f"{lang} needs {RUNNERS[lang][0]}, which is not installed")
-    runners = {lang: RUNNERS[lang][1] for lang in args.langs}
-    if args.js_baseline:
-        runners["js-baseline"] = js_baseline_rates(args.js_baseline)
-    print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
+    best = f"best of {BATCHES} batches" + (f", of {args.rounds} rounds" if args.rounds > 1 else "")
+    print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, {best}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        # Each language's runner, then its baseline's: the two alternate, method by method.
+        runners: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {}
+        tree = checkout(args.baseline, Path(tmp) / "baseline") if args.baseline else None
+        for lang in args.langs:
+            runners[lang] = (lang, RUNNERS[lang][1])
+            if tree is not None:
+                runners[f"{lang}@{args.baseline}"] = (lang, baseline_rates(tree, lang))
         for method in METHODS:
             scene = scene_of(method, args.agents)
             plan = plan_port(scene)
-            rates = {}
-            for lang, runner in runners.items():
-                folder = Path(tmp) / f"{lang}-{method}"
-                write_port(plan, language(lang.removesuffix("-baseline")), folder)
-                rates.update({f"{lang} {mode}": rate for mode, rate in runner(folder).items()})
-            rows.append((method, engine_rate(scene), rates))
+            engine = 0.0
+            rates: dict[str, float] = {}
+            for turn in range(args.rounds):
+                engine = max(engine, engine_rate(scene))
+                for name, (lang, runner) in runners.items():
+                    folder = Path(tmp) / re.sub(r"\W", "-", f"{name}-{method}-{turn}")
+                    write_port(plan, language(lang), folder)
+                    for mode, rate in runner(folder).items():
+                        rates[f"{name} {mode}"] = max(rates.get(f"{name} {mode}", 0.0), rate)
+            rows.append((method, engine, rates))
     header = f"{'method':8} {'engine 1 thread':>16}"
     for column in rows[0][2]:
         header += f" {column + ' agent-steps/s':>30} {'/ engine':>9} {'ms/1000-agent step':>19}"
@@ -325,7 +380,25 @@ def main(argv: list[str] | None = None) -> int:
         for rate in rates.values():
             line += f" {rate / 1e6:>28.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
         print(line)
+    if args.baseline:
+        print_against_baseline(rows, args.langs, args.baseline)
     return 0
+
+
+def print_against_baseline(
+    rows: list[tuple[str, float, dict[str, float]]], langs: list[str], rev: str
+) -> None:
+    """Each language's rates over its baseline's (the same mode, or hosted where the baseline's
+    core had only its hosted flock)."""
+    pairs = []
+    for column in rows[0][2]:
+        lang, mode = column.split(" ")
+        if lang in langs:
+            old = f"{lang}@{rev} {mode}"
+            pairs.append((column, old if old in rows[0][2] else f"{lang}@{rev} hosted"))
+    print(f"{'method':8}" + "".join(f" {new + ' / ' + old:>42}" for new, old in pairs))
+    for method, _, rates in rows:
+        print(f"{method:8}" + "".join(f" {rates[new] / rates[old]:>42.2f}" for new, old in pairs))
 
 
 if __name__ == "__main__":
