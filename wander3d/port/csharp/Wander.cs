@@ -1975,8 +1975,10 @@ namespace Wander3d
                     a.sz = a.sz * inverse;
                 }
             }
-            else
+            else if (method != WanderMethod.Seek)
                 Frame.Transport(ref a.wx, ref a.wy, ref a.wz, a.hx, a.hy, a.hz, nx, ny, nz);
+            // (Seek's target is its point: nothing reads its wander direction until a switch
+            // away from seek sets it afresh, as the engine's does, so it is not carried.)
             a.hx = nx;
             a.hy = ny;
             a.hz = nz;
