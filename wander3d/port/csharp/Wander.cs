@@ -955,6 +955,7 @@ namespace Wander3d
         const double OctaveRatio = 2.0 * 1.0693; // nudged off 2: the lattices never align
 
         /// <summary>splitmix64's finaliser: a bijective, well-mixed hash.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong Mix(ulong x)
         {
             unchecked
@@ -981,12 +982,14 @@ namespace Wander3d
         }
 
         /// <summary>mix(key + n * Golden): the hash behind every draw.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong HashAt(ulong key, long n)
         {
             return unchecked(Mix(key + (ulong)n * Golden));
         }
 
         /// <summary>The draw-th uniform double in [0, 1) of stream key.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static double Uniform(ulong key, long draw)
         {
             return (double)(HashAt(key, draw + 1) >> 11) * Unit;
