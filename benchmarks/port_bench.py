@@ -5,20 +5,20 @@
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
-is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks). A port is timed each way its core
-runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call in a game's own
-loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of 1,000 agents
-takes, a game's cost per frame at 60 steps a second. Timing happens inside each process, so
-start-up and compiling are not counted, and in the process's CPU time, so other work on a
-shared machine does not stretch it.
+is the best of 5 timed batches of 120 steps (agent-steps per second). A port is timed each
+way its core runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call
+in a game's own loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of
+1,000 agents takes, a game's cost per frame at 60 steps a second. Timing happens inside each
+process, so start-up and compiling are not counted, and in the process's CPU time, so other
+work on a shared machine does not stretch it.
 
 --baseline REV times each language's port as git revision REV wrote it beside (e.g. the core
-before a change), the same scenes in the same run: REV's wander3d writes the port and REV's own
-port_bench runner times it (so a core whose API has changed since is timed the way it ran then),
-in a process of its own per method; its columns are named `LANG@REV`. --rounds N times
-everything N times, new and baseline in turn, and keeps each figure's best: on a shared
-machine a figure is only as good as its least disturbed round.
+before a change), the same scenes in the same run and the same timing code: REV's wander3d
+writes the port, the runner here times it (each runner also times the cores from before the
+composable call, e1637a2: their hosted flock only); its columns are named `LANG@REV`, with the
+ratios to them after the table. --rounds N times everything N times, new and baseline in turn,
+and keeps each figure's best: on a shared machine a figure is only as good as its least
+disturbed round.
 """
 
 from __future__ import annotations
@@ -98,13 +98,46 @@ console.log(JSON.stringify(rates));
 CS_BENCH = """
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.Globalization;
 using System.IO;
+using System.Runtime.InteropServices;
 using Wander3d;
 
 static class Bench
 {
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec
+    {
+        public long Seconds, Nanoseconds;
+    }
+
+    [DllImport("libc")]
+    static extern int clock_gettime(int clock, out Timespec time);
+
+    // The process's CPU time to the nanosecond (CLOCK_PROCESS_CPUTIME_ID): Mono's
+    // TotalProcessorTime counts 10 ms ticks, a twentieth of a batch.
+    static double CpuSeconds()
+    {
+        Timespec t;
+        clock_gettime(2, out t);
+        return t.Seconds + t.Nanoseconds * 1e-9;
+    }
+
+    // Agent-steps per second of CPU time, the best of the batches, after a warm-up.
+    static double Best(Action<int> advance, int count)
+    {
+        advance(%(warmup)d);
+        double best = 0.0;
+        for (int b = 0; b < %(batches)d; b++)
+        {
+            double start = CpuSeconds();
+            advance(%(steps)d);
+            best = Math.Max(best, count * %(steps)d / (CpuSeconds() - start));
+        }
+        return best;
+    }
+#if COMPOSABLE
+
     sealed class Character // a game's, as Compose.cs and the README have it
     {
         public Double3 Position, Velocity;
@@ -112,33 +145,9 @@ static class Bench
         public WanderAgent Agent;
     }
 
-    // Agent-steps per second of CPU time, the best of the batches; Mono counts process CPU
-    // time in 10 ms ticks, so each batch repeats for 0.2 s at least.
-    static double Best(Action<int> advance, int count)
+    // The composable call in a game's loop over its own characters.
+    static double Composed(string text)
     {
-        advance(%(warmup)d);
-        double best = 0.0;
-        for (int b = 0; b < %(batches)d; b++)
-        {
-            TimeSpan start = Process.GetCurrentProcess().TotalProcessorTime;
-            double used, steps = 0.0;
-            do
-            {
-                advance(%(steps)d);
-                steps += %(steps)d;
-                used = (Process.GetCurrentProcess().TotalProcessorTime - start).TotalSeconds;
-            } while (used < 0.2);
-            best = Math.Max(best, count * steps / used);
-        }
-        return best;
-    }
-
-    static void Main()
-    {
-        string text = File.ReadAllText("start.txt");
-        var flock = new Flock(WanderScene.Create(), text);
-        double hosted = Best(flock.Advance, flock.Count);
-
         SceneSpec scene = WanderScene.Create();
         WanderStart start = WanderStart.Parse(text);
         var kinds = new Wander[scene.Groups.Length];
@@ -166,9 +175,19 @@ static class Bench
                     c.Kind.Box.Reflect(c.Agent, ref c.Position, ref c.Velocity);
                 }
         };
-        double composable = Best(tick, characters.Count);
-        CultureInfo inv = CultureInfo.InvariantCulture;
-        Console.WriteLine(hosted.ToString("R", inv) + " " + composable.ToString("R", inv));
+        return Best(tick, characters.Count);
+    }
+#endif
+
+    static void Main()
+    {
+        string text = File.ReadAllText("start.txt");
+        var flock = new Flock(%(scene)s.Create(), text);
+        Console.Write(Best(flock.Advance, flock.Count).ToString("R", CultureInfo.InvariantCulture));
+#if COMPOSABLE
+        Console.Write(" " + Composed(text).ToString("R", CultureInfo.InvariantCulture));
+#endif
+        Console.WriteLine();
     }
 }
 """
@@ -203,8 +222,8 @@ int main() {
     wander3d::Flock flock(scene);
     if (!flock.loadStart(text.str())) return 1;
     flock.advance(%(warmup)d);
-    const double hosted = best([&](int n) { flock.advance(n); }, flock.count());
-
+    std::printf("%%.17g", best([&](int n) { flock.advance(n); }, %(count)s));
+#ifdef COMPOSABLE
     // The composable call in a game's loop (compose.cpp): every agent, each tick.
     wander3d::Wander wander(scene.groups[0].params, scene.seed, scene.box);
     std::vector<wander3d::StartAgent> agents;
@@ -221,8 +240,9 @@ int main() {
             }
     };
     ticks(%(warmup)d);
-    const double composed = best(ticks, static_cast<double>(agents.size()));
-    std::printf("%%.17g %%.17g\\n", hosted, composed);
+    std::printf(" %%.17g", best(ticks, static_cast<double>(agents.size())));
+#endif
+    std::printf("\\n");
 }
 """
 
@@ -256,26 +276,36 @@ def js_rates(folder: Path) -> dict[str, float]:
 
 
 def _compiled_rate(
-    folder: Path, name: str, source: str, build: list[str], run: list[str]
+    folder: Path, name: str, source: str, names: dict[str, str], build: list[str], run: list[str]
 ) -> dict[str, float]:
-    """Write timing program `name` beside the core, build it, run it; the rates it prints."""
-    text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
-    (folder / name).write_text(text)
+    """Write timing program `name` beside the core (`names` filling in what differs between
+    cores), build it, run it; the rates it prints: hosted, and composed where it has it."""
+    keys = {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS, **names}
+    (folder / name).write_text(source % keys)
     subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
     done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
-    return dict(zip(("hosted", "composed"), map(float, done.stdout.split()), strict=True))
+    return dict(zip(("hosted", "composed"), map(float, done.stdout.split()), strict=False))
 
 
 def csharp_rate(folder: Path) -> dict[str, float]:
     # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
-    build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
-    return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+    # Cores before the composable call (e1637a2) have the hosted flock only, and Scene.
+    core = (folder / "Wander.cs").read_text()
+    composable = ["-define:COMPOSABLE"] if "class WanderAgent" in core else []
+    scene = "WanderScene" if "class WanderScene" in core else "Scene"
+    build = ["mcs", "-optimize+", *composable, "-out:bench.exe", "Wander.cs", "Bench.cs"]
+    run = ["mono", "bench.exe"]
+    return _compiled_rate(folder, "Bench.cs", CS_BENCH, {"scene": scene}, build, run)
 
 
 def cpp_rate(folder: Path) -> dict[str, float]:
     # As conformance.sh builds it: no floating-point flag, the header keeps itself exact.
-    build = ["g++", "-std=c++17", "-O2", "-o", "bench", "bench.cpp"]
-    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
+    # Headers before the composable call have the hosted flock only, its count a field.
+    core = (folder / "wander.hpp").read_text()
+    composable = ["-DCOMPOSABLE"] if "class Wander {" in core else []
+    count = "flock.count()" if "int count() const" in core else "flock.count"
+    build = ["g++", "-std=c++17", "-O2", *composable, "-o", "bench", "bench.cpp"]
+    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, {"count": count}, build, ["./bench"])
 
 
 #: --lang value -> (the tool it needs, a function timing the port written in a folder: its
@@ -287,26 +317,22 @@ RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
 }
 
 
-#: Run by REV's Python in REV's tree (argv: language, scene.toml, folder): write the port as
-#: REV did and time it with REV's runner (a float, hosted only, before runners gave each mode).
+#: Run by REV's Python in REV's tree (argv: language, scene.toml, folder): the port as REV
+#: wrote it.
 BASELINE = """
-import json, sys
-sys.path.insert(0, "benchmarks")
-import port_bench
+import sys
 from wander3d.port import language, plan_port, write_port
 from wander3d.scene import load_scene
 lang, scene, folder = sys.argv[1:]
 write_port(plan_port(load_scene(scene)), language(lang), folder)
-rates = port_bench.RUNNERS[lang][1](__import__("pathlib").Path(folder))
-print(json.dumps(rates if isinstance(rates, dict) else {"hosted": rates}))
 """
 
 
 def checkout(rev: str, into: Path) -> Path:
-    """wander3d and benchmarks as they were at git revision `rev`, in `into`."""
+    """wander3d as it was at git revision `rev`, in `into`."""
     root = Path(__file__).resolve().parent.parent
     archive = subprocess.run(
-        ["git", "-C", str(root), "archive", rev, "wander3d", "benchmarks"],
+        ["git", "-C", str(root), "archive", rev, "wander3d"],
         capture_output=True, check=False,
     )  # fmt: skip
     if archive.returncode != 0:
@@ -317,8 +343,8 @@ def checkout(rev: str, into: Path) -> Path:
 
 
 def baseline_rates(tree: Path, lang: str) -> Callable[[Path], dict[str, float]]:
-    """Times `lang`'s port of the scene in a folder as the wander3d in `tree` writes and
-    times it (in a folder beside)."""
+    """Times `lang`'s port of the scene in a folder as the wander3d in `tree` writes it, with
+    the current runner (each runner times the cores before the composable call too)."""
 
     def rates(folder: Path) -> dict[str, float]:
         scene = folder.parent / f"{folder.name}.toml"
@@ -331,8 +357,7 @@ def baseline_rates(tree: Path, lang: str) -> Callable[[Path], dict[str, float]]:
         )  # fmt: skip
         if done.returncode != 0:
             raise SystemExit(f"the baseline's {lang} port failed:\n{done.stderr}")
-        rates: dict[str, float] = json.loads(done.stdout)
-        return rates
+        return RUNNERS[lang][1](folder)
 
     return rates
 
