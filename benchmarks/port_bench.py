@@ -1,16 +1,17 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
-    python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp]
+    python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp gdscript]
                                     [--baseline REV] [--rounds 1]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
-is the best of 5 timed batches of 120 steps (agent-steps per second). A port is timed each
-way its core runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call
-in a game's own loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of
-1,000 agents takes, a game's cost per frame at 60 steps a second. Timing happens inside each
-process, so start-up and compiling are not counted, and in the process's CPU time, so other
-work on a shared machine does not stretch it.
+is the best of 5 timed batches of 120 steps (agent-steps per second; GDScript's, in
+godot3-server, are 20 steps, each over 0.2 s, read from /proc/self/stat in clock ticks). A port
+is timed each way its core runs: `hosted` (its Flock) and, where it has it, `composed` (the
+composable call in a game's own loop, as DIR/compose.* drives it). Also printed: the
+milliseconds one step of 1,000 agents takes, a game's cost per frame at 60 steps a second.
+Timing happens inside each process, so start-up and compiling are not counted, and in the
+process's CPU time, so other work on a shared machine does not stretch it.
 
 --baseline REV times each language's port as git revision REV wrote it beside (e.g. the core
 before a change), the same scenes in the same run and the same timing code: REV's wander3d
@@ -247,6 +248,98 @@ int main() {
 """
 
 
+GD_BENCH = """
+extends SceneTree
+
+const WanderCore = preload("wander.gd")
+const WanderCsv = preload("wander_csv.gd")
+
+var _characters := []
+var _kinds := []
+var _box: WanderCore.WanderBox
+
+
+func _init() -> void:
+	quit(1)
+	var start: String = WanderCsv.start_text(get_script())
+	var flock := WanderCore.Flock.new(WanderCore.SCENE, start)
+	var rates := {"hosted": _best(flock.count, funcref(flock, "advance"))}
+	_compose(start)
+	rates["composed"] = _best(_characters.size(), funcref(self, "_ticks"))
+	var out := File.new()
+	out.open(OS.get_cmdline_args()[OS.get_cmdline_args().size() - 1], File.WRITE)
+	out.store_string(to_json(rates))
+	out.close()
+	quit(0)
+
+
+# The best agent-steps per second of `advance(steps)` over the batches, after a warm-up; each
+# batch repeats for 0.2 s of CPU time at least (counted in clock ticks).
+func _best(count: int, advance: FuncRef) -> float:
+	advance.call_func(%(warmup)d)
+	var best := 0.0
+	for b in %(batches)d:
+		var start := _cpu_seconds()
+		var steps := 0
+		var used := 0.0
+		while used < 0.2:
+			advance.call_func(%(steps)d)
+			steps += %(steps)d
+			used = _cpu_seconds() - start
+		best = max(best, count * steps / used)
+	return best
+
+
+# This process's CPU time: user + system clock ticks of /proc/self/stat.
+func _cpu_seconds() -> float:
+	var file := File.new()
+	file.open("/proc/self/stat", File.READ)
+	var line := file.get_line()
+	file.close()
+	var fields := line.substr(line.find_last(")") + 2).split(" ")
+	return (fields[11].to_int() + fields[12].to_int()) / %(ticks)d.0
+
+
+# A game's characters driven through the composable call, as compose.gd does.
+func _compose(start: String) -> void:
+	var scene: Dictionary = WanderCore.SCENE
+	var b: Dictionary = scene["box"]
+	_box = WanderCore.WanderBox.new(b["low"], b["high"], b["margin"])
+	var count := 0
+	for group in scene["groups"]:
+		var params := WanderCore.WanderParams.new(group["params"])
+		_kinds.append(WanderCore.Wander.new(params, scene["seed"], _box))
+		count += group["count"]
+	var records: Array = WanderCore.WanderStart.read(start, count)
+	for i in count:
+		var record: WanderCore.WanderStart = records[i]
+		_characters.append({
+			"kind": record.group, "position": record.position, "velocity": record.velocity,
+			"wander": _kinds[record.group].restore(i, record),
+		})
+
+
+func _ticks(n: int) -> void:
+	var dt: float = WanderCore.SCENE["dt"]
+	var force := [0.0, 0.0, 0.0]
+	var heading := [0.0, 0.0, 0.0]
+	for s in n:
+		for character in _characters:
+			var wander: WanderCore.Wander = _kinds[character["kind"]]
+			var agent: WanderCore.WanderAgent = character["wander"]
+			var position: Array = character["position"]
+			var velocity: Array = character["velocity"]
+			wander.steer(agent, position, velocity, dt)
+			for a in 3:
+				force[a] = agent.force[a] + agent.containment[a]
+			if WanderCore.Wander.integrate(position, velocity, force, wander.params, dt, heading):
+				wander.follow(agent, heading)
+			_box.reflect(agent, position, velocity)
+"""
+#: GDScript's batches: 20 steps of 1,000 agents already take over 0.2 s of CPU time.
+GD_BATCH_STEPS = 20
+
+
 def scene_of(method: str, agents: int) -> Scene:
     """One group of `agents` agents of `method` in the default box."""
     group = {"name": method, "count": agents, "trail_length": 0,
@@ -308,12 +401,27 @@ def cpp_rate(folder: Path) -> dict[str, float]:
     return _compiled_rate(folder, "bench.cpp", CPP_BENCH, {"count": count}, build, ["./bench"])
 
 
+def gdscript_rates(folder: Path) -> dict[str, float]:
+    """The GDScript core in godot3-server, hosted and composed (its output file: Godot prints a
+    banner on stdout)."""
+    values = {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": GD_BATCH_STEPS}
+    (folder / "bench.gd").write_text(GD_BENCH % {**values, "ticks": os.sysconf("SC_CLK_TCK")})
+    out = folder / "rates.json"
+    command = ["godot3-server", "--no-window", "--path", str(folder), "-s", "bench.gd", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if not out.exists() or "SCRIPT ERROR" in done.stderr:
+        raise RuntimeError(f"the GDScript bench failed:\n{done.stderr}")
+    rates = json.loads(out.read_text())
+    return {way: float(rates[way]) for way in ("hosted", "composed")}
+
+
 #: --lang value -> (the tool it needs, a function timing the port written in a folder: its
 #: agent-steps per second each way it runs, "hosted" and, where the core has it, "composed").
 RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
     "js": ("node", js_rates),
     "csharp": ("mono", csharp_rate),
     "cpp": ("g++", cpp_rate),
+    "gdscript": ("godot3-server", gdscript_rates),
 }
 
 

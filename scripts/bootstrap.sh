@@ -58,6 +58,8 @@ die() {
 #                      compile with it, as Unreal builds with clang on Linux, Mac and consoles.
 #   chromium           runs the page `wander3d share` writes, headless (tests/test_share_page.py,
 #                      benchmarks/share_bench.py).
+#   godot3-server      Godot 3.2's headless build: runs the GDScript port's core and conformance
+#                      drivers (tests/test_port_gdscript.py; there is no Godot 4 package).
 SYSTEM_PACKAGES=(
     python3-venv
     xvfb xauth
@@ -69,6 +71,7 @@ SYSTEM_PACKAGES=(
     nodejs
     mono-mcs mono-runtime g++ clang
     chromium
+    godot3-server
 )
 
 # dpkg's view of one package. Ubuntu 24.04 renamed some libraries for the 64-bit time_t

@@ -13,7 +13,7 @@ from wander3d.port import LANGUAGES, PortError, language, plan_port, write_port
 from .common import EXIT_OK, CliError, load_scene_arg
 
 NAME = "port"
-HELP = "write the scene's wander as code for a game engine (js, csharp, cpp)"
+HELP = f"write the scene's wander as code for a game engine ({', '.join(LANGUAGES)})"
 
 DESCRIPTION = textwrap.fill(
     "Write a port of wander3d's model for SCENE's groups into folder --out: a core in the "

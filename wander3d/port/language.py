@@ -22,6 +22,7 @@ LANGUAGES: dict[str, str] = {
     "js": "wander3d.port.js",
     "csharp": "wander3d.port.csharp",
     "cpp": "wander3d.port.cpp",
+    "gdscript": "wander3d.port.gdscript",
 }
 
 BEGIN_MARK = "BEGIN SCENE"
