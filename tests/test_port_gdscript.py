@@ -34,6 +34,7 @@ from port_support import (
     check_checked_in_core,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_frame_rate,
     check_set_method,
     check_spawn,
@@ -385,6 +386,25 @@ def test_agents_come_and_go_by_id_without_changing_the_others(probe):
     """Per method: removing an agent leaves the others' runs unchanged, a re-added id repeats
     its run, agent() faces the velocity, no box means containment -0, edits act at once."""
     assert probe("agents").split() == ["removed", "readded", "placed", "idle", "edited"]
+
+
+#: probe.gd run in a port's folder with its answer on stdout, as port_support's probe protocol
+#: reads it: Godot prints its banner there, so the probe writes its file OUT, printed after;
+#: a script error (Godot 3 carries on after one) fails the run with Godot's log on stderr.
+PROBE_TO_STDOUT = [
+    "bash",
+    "-c",
+    f'{GODOT} --no-window --path . -s probe.gd "$@" probe.out > probe.log 2>&1'
+    ' && ! grep -q "SCRIPT ERROR" probe.log && cat probe.out || { cat probe.log >&2; exit 1; }',
+    "probe.gd",
+]
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    """port_support's EDITS in the hosted flock, edited as the Godot 4 node applies its
+    settings (WanderView.apply), and through the composable call: the engine's edited run."""
+    need(GODOT)
+    check_edits_repeat_the_engines("gdscript", tmp_path, "probe.gd", [], PROBE_TO_STDOUT)
 
 
 def test_the_adapters_arithmetic_runs_in_godot_3(probe):
