@@ -39,6 +39,11 @@ SAMPLE_RATE = 10.0
 
 BUNDLED = sorted(bundled_scenes())
 
+#: Simulated seconds and samples a second of a port's full-size run of a bundled scene: its
+#: start read whole and every agent stepped through its branches (the minute-long identity
+#: runs are the same scenes with fewer agents, where a port's speed needs it).
+FULL_SIZE_RUN = (2.0, 2.0)
+
 _METHODS = ("sphere", "angle", "noise", "seek", "random")
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -358,14 +363,34 @@ def check_group_subset(lang: str, tmp: Path) -> None:
 
 
 # ------------------------------------------------------------------ DIR/conformance.sh
-def check_both_modes(port: Path, seconds: float, rate: float) -> None:
+def check_both_modes(
+    port: Path, seconds: float, rate: float, env: dict[str, str] | None = None
+) -> None:
     """`conformance.sh` (the hosted flock) and `conformance.sh --compose` (the composable call)
-    each print what `wander3d run DIR/scene.toml` writes, byte for byte."""
-    engine = reference(port, seconds, rate)
-    for mode in ([], ["--compose"]):
-        done = conformance_sh(port, *mode, str(seconds), str(rate))
-        assert done.returncode == 0, done.stderr.decode(errors="replace")
-        assert_same_csv(done.stdout, engine)
+    each print what `wander3d run DIR/scene.toml` writes, byte for byte; `env` adds to their
+    environment (CXX, CXXFLAGS). Each mode builds and runs its own driver, so the two run at
+    once (a build of each on its own core), beside the engine's run."""
+    runs = {}
+    try:
+        for mode, flag in (("hosted", []), ("composed", ["--compose"])):
+            runs[mode] = subprocess.Popen(
+                ["bash", str(port / "conformance.sh"), *flag, str(seconds), str(rate)],
+                cwd=port.parent,
+                env={**os.environ, **(env or {})},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        engine = reference(port, seconds, rate)
+        done = {mode: run.communicate(timeout=600) for mode, run in runs.items()}
+    finally:
+        for run in runs.values():
+            run.kill()
+    for mode, (out, err) in done.items():
+        assert runs[mode].returncode == 0, f"{mode}: {err.decode(errors='replace')}"
+        try:
+            assert_same_csv(out, engine)
+        except pytest.fail.Exception as failure:
+            pytest.fail(f"{mode}: {failure}")
 
 
 def check_usage(port: Path) -> None:

@@ -29,10 +29,12 @@ import pyarrow.csv as pacsv
 import pytest
 from port_support import (
     BUNDLED,
+    FULL_SIZE_RUN,
     PROBES,
     SECONDS,
     WRITTEN,
     assert_same_csv,
+    check_both_modes,
     check_checked_in_core,
     check_crlf_start,
     check_edit,
@@ -42,6 +44,7 @@ from port_support import (
     check_spawn,
     check_spawned_as_documented,
     conformance,
+    conformance_sh,
     need,
     reference,
     scene_file,
@@ -193,41 +196,17 @@ def port_of(scene: Scene, out: Path) -> Path:
     return out
 
 
-def start(port: Path, mode: str, *args: object) -> subprocess.Popen[bytes]:
-    """`bash DIR/conformance.sh [--compose] ARGS...` from another folder, started."""
-    need(GODOT)
-    command = ["bash", str(port / "conformance.sh"), *(["--compose"] if mode == "compose" else [])]
-    return subprocess.Popen(
-        [*command, *map(str, args)],
-        cwd=port.parent,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-
-
 def run(port: Path, mode: str, *args: object) -> subprocess.CompletedProcess[bytes]:
-    """`bash DIR/conformance.sh [--compose] ARGS...` from another folder, run to its end."""
-    process = start(port, mode, *args)
-    out, err = process.communicate(timeout=600)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    """`bash DIR/conformance.sh [--compose] ARGS...` from another folder."""
+    need(GODOT)
+    return conformance_sh(port, *args, compose=mode == "compose")
 
 
 def check_identical(port: Path, seconds: float = SECONDS, rate: float = RATE) -> None:
-    """Both drivers (conformance.sh and conformance.sh --compose) print `wander3d run`'s CSV.
-    The two godot3-server runs are independent, so they run at once, beside the engine's."""
-    runs = {mode: start(port, mode, seconds, rate) for mode in MODES}
-    try:
-        engine = reference(port, seconds, rate)
-        done = {mode: process.communicate(timeout=600) for mode, process in runs.items()}
-    finally:
-        for process in runs.values():
-            process.kill()
-    for mode, (out, err) in done.items():
-        assert runs[mode].returncode == 0, f"{mode}: {err.decode(errors='replace')}"
-        try:
-            assert_same_csv(out, engine)
-        except pytest.fail.Exception as failure:
-            pytest.fail(f"{mode}: {failure}")
+    """Both drivers (conformance.sh and conformance.sh --compose) print `wander3d run`'s CSV;
+    the two godot3-server runs at once."""
+    need(GODOT)
+    check_both_modes(port, seconds, rate)
 
 
 @pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN])
@@ -250,12 +229,10 @@ def test_a_scene_of_odd_values_no_test_wrote_before_is_identical(odd_port):
     check_identical(odd_port, rate=3.0)
 
 
-#: Simulated seconds and samples a second of the full-size runs: each bundled scene's start
-#: read whole and every agent stepped through its branches (identity over minutes is the runs
-#: above, with fewer agents); swarm's 30,000 agents three steps, as GDScript reads and formats
-#: about 30,000 agents' rows in some seconds.
+#: The full-size runs' simulated seconds and samples a second: port_support's FULL_SIZE_RUN,
+#: but swarm's 30,000 agents three steps (GDScript reads and formats its 30,000 rows of a
+#: sample in seconds).
 FULL_SIZE = {"swarm": (0.05, 20.0)}
-FULL_SIZE_RUN = (2.0, 2.0)
 
 
 @pytest.mark.parametrize(
