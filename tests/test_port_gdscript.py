@@ -52,9 +52,8 @@ from port_support import (
 from scene_support import REPO
 
 from wander3d.engine import detmath, kernel
-from wander3d.engine.methods import METHOD_TABLE
 from wander3d.port import language, plan_port, write_port
-from wander3d.port.gdscript import double_literal, method_ids, snake
+from wander3d.port.gdscript import double_literal, snake
 from wander3d.port.plan import GROUP_NUMBERS, group_numbers
 from wander3d.scene import Scene, load_scene
 
@@ -588,11 +587,6 @@ def test_no_name_of_the_port_is_one_of_godots(odd_port, tmp_path):
     declared -= {"_init", "_ready", "_process", "_physics_process"}  # Godot's own callbacks
     assert declared & godot == set()
     assert {"Wander", "WanderParams", "WanderFlock3D", "steer", "SCENE"} <= declared
-
-
-def test_the_method_ids_are_the_engines():
-    core = language("gdscript").source("wander.gd")
-    assert method_ids(core) == {m.name: m.id for m in METHOD_TABLE}
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():

@@ -273,5 +273,6 @@ LANGUAGE = Language(
     ),
     scene_block=scene_block,
     readme=readme,
+    method_ids=method_ids,
     conformance="bash DIR/conformance.sh SECONDS SAMPLE_RATE > out.csv",
 )
