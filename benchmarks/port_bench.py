@@ -1,21 +1,25 @@
 """Speed of the ports' cores beside the engine's, measured in the same run.
 
     python benchmarks/port_bench.py [--agents 1000] [--langs js csharp cpp gdscript]
-                                    [--js-baseline OLD_WANDER_MJS]
+                                    [--baseline REV] [--rounds 1]
 
 For each wander method, one group of --agents agents (vertical 0.6, dt 1/60, the default box)
 is stepped by the engine on one thread and by each port's core, after a warm-up; each figure
-is the best of 5 timed batches of 120 steps (agent-steps per second; C#'s batches repeat for
-0.2 s at least, as Mono counts CPU time in 10 ms ticks; GDScript's, in godot3-server, are 20
-steps, each over 0.2 s, read from /proc/self/stat in the same ticks). A port is timed each way
-its core runs: `hosted` (its Flock) and, where it has it, `composed` (the composable call in a
-game's own loop, as DIR/compose.* drives it). Also printed: the milliseconds one step of 1,000
-agents takes, a game's cost per frame at 60 steps a second. Timing happens inside each process, so
-start-up and compiling are not counted, and in the process's CPU time, so other work on a
-shared machine does not stretch it.
+is the best of 5 timed batches of 120 steps (agent-steps per second; GDScript's, in
+godot3-server, are 20 steps, each over 0.2 s, read from /proc/self/stat in clock ticks). A port
+is timed each way its core runs: `hosted` (its Flock) and, where it has it, `composed` (the
+composable call in a game's own loop, as DIR/compose.* drives it). Also printed: the
+milliseconds one step of 1,000 agents takes, a game's cost per frame at 60 steps a second.
+Timing happens inside each process, so start-up and compiling are not counted, and in the
+process's CPU time, so other work on a shared machine does not stretch it.
 
---js-baseline times another JavaScript core beside (its hosted flock, the same scenes), e.g.
-the one before a change: `git show REV:wander3d/port/js/wander.mjs > old.mjs`.
+--baseline REV times each language's port as git revision REV wrote it beside (e.g. the core
+before a change), the same scenes in the same run and the same timing code: REV's wander3d
+writes the port, the runner here times it (each runner also times the cores from before the
+composable call, e1637a2: their hosted flock only); its columns are named `LANG@REV`, with the
+ratios to them after the table. --rounds N times everything N times, new and baseline in turn,
+and keeps each figure's best: on a shared machine a figure is only as good as its least
+disturbed round.
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -32,8 +38,7 @@ from pathlib import Path
 
 from wander3d.engine import METHODS, Simulation
 from wander3d.port import language, plan_port, write_port
-from wander3d.port.language import with_scene_block
-from wander3d.scene import Scene, load_scene
+from wander3d.scene import Scene
 
 WARMUP_STEPS = 60
 BATCH_STEPS = 120
@@ -94,13 +99,46 @@ console.log(JSON.stringify(rates));
 CS_BENCH = """
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.Globalization;
 using System.IO;
+using System.Runtime.InteropServices;
 using Wander3d;
 
 static class Bench
 {
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec
+    {
+        public long Seconds, Nanoseconds;
+    }
+
+    [DllImport("libc")]
+    static extern int clock_gettime(int clock, out Timespec time);
+
+    // The process's CPU time to the nanosecond (CLOCK_PROCESS_CPUTIME_ID): Mono's
+    // TotalProcessorTime counts 10 ms ticks, a twentieth of a batch.
+    static double CpuSeconds()
+    {
+        Timespec t;
+        clock_gettime(2, out t);
+        return t.Seconds + t.Nanoseconds * 1e-9;
+    }
+
+    // Agent-steps per second of CPU time, the best of the batches, after a warm-up.
+    static double Best(Action<int> advance, int count)
+    {
+        advance(%(warmup)d);
+        double best = 0.0;
+        for (int b = 0; b < %(batches)d; b++)
+        {
+            double start = CpuSeconds();
+            advance(%(steps)d);
+            best = Math.Max(best, count * %(steps)d / (CpuSeconds() - start));
+        }
+        return best;
+    }
+#if COMPOSABLE
+
     sealed class Character // a game's, as Compose.cs and the README have it
     {
         public Double3 Position, Velocity;
@@ -108,33 +146,9 @@ static class Bench
         public WanderAgent Agent;
     }
 
-    // Agent-steps per second of CPU time, the best of the batches; Mono counts process CPU
-    // time in 10 ms ticks, so each batch repeats for 0.2 s at least.
-    static double Best(Action<int> advance, int count)
+    // The composable call in a game's loop over its own characters.
+    static double Composed(string text)
     {
-        advance(%(warmup)d);
-        double best = 0.0;
-        for (int b = 0; b < %(batches)d; b++)
-        {
-            TimeSpan start = Process.GetCurrentProcess().TotalProcessorTime;
-            double used, steps = 0.0;
-            do
-            {
-                advance(%(steps)d);
-                steps += %(steps)d;
-                used = (Process.GetCurrentProcess().TotalProcessorTime - start).TotalSeconds;
-            } while (used < 0.2);
-            best = Math.Max(best, count * steps / used);
-        }
-        return best;
-    }
-
-    static void Main()
-    {
-        string text = File.ReadAllText("start.txt");
-        var flock = new Flock(WanderScene.Create(), text);
-        double hosted = Best(flock.Advance, flock.Count);
-
         SceneSpec scene = WanderScene.Create();
         WanderStart start = WanderStart.Parse(text);
         var kinds = new Wander[scene.Groups.Length];
@@ -162,9 +176,19 @@ static class Bench
                     c.Kind.Box.Reflect(c.Agent, ref c.Position, ref c.Velocity);
                 }
         };
-        double composable = Best(tick, characters.Count);
-        CultureInfo inv = CultureInfo.InvariantCulture;
-        Console.WriteLine(hosted.ToString("R", inv) + " " + composable.ToString("R", inv));
+        return Best(tick, characters.Count);
+    }
+#endif
+
+    static void Main()
+    {
+        string text = File.ReadAllText("start.txt");
+        var flock = new Flock(%(scene)s.Create(), text);
+        Console.Write(Best(flock.Advance, flock.Count).ToString("R", CultureInfo.InvariantCulture));
+#if COMPOSABLE
+        Console.Write(" " + Composed(text).ToString("R", CultureInfo.InvariantCulture));
+#endif
+        Console.WriteLine();
     }
 }
 """
@@ -199,8 +223,8 @@ int main() {
     wander3d::Flock flock(scene);
     if (!flock.loadStart(text.str())) return 1;
     flock.advance(%(warmup)d);
-    const double hosted = best([&](int n) { flock.advance(n); }, flock.count());
-
+    std::printf("%%.17g", best([&](int n) { flock.advance(n); }, %(count)s));
+#ifdef COMPOSABLE
     // The composable call in a game's loop (compose.cpp): every agent, each tick.
     wander3d::Wander wander(scene.groups[0].params, scene.seed, scene.box);
     std::vector<wander3d::StartAgent> agents;
@@ -217,8 +241,9 @@ int main() {
             }
     };
     ticks(%(warmup)d);
-    const double composed = best(ticks, static_cast<double>(agents.size()));
-    std::printf("%%.17g %%.17g\\n", hosted, composed);
+    std::printf(" %%.17g", best(ticks, static_cast<double>(agents.size())));
+#endif
+    std::printf("\\n");
 }
 """
 
@@ -344,26 +369,36 @@ def js_rates(folder: Path) -> dict[str, float]:
 
 
 def _compiled_rate(
-    folder: Path, name: str, source: str, build: list[str], run: list[str]
+    folder: Path, name: str, source: str, names: dict[str, str], build: list[str], run: list[str]
 ) -> dict[str, float]:
-    """Write timing program `name` beside the core, build it, run it; the rates it prints."""
-    text = source % {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS}
-    (folder / name).write_text(text)
+    """Write timing program `name` beside the core (`names` filling in what differs between
+    cores), build it, run it; the rates it prints: hosted, and composed where it has it."""
+    keys = {"warmup": WARMUP_STEPS, "batches": BATCHES, "steps": BATCH_STEPS, **names}
+    (folder / name).write_text(source % keys)
     subprocess.run(build, cwd=folder, capture_output=True, text=True, check=True)
     done = subprocess.run(run, cwd=folder, capture_output=True, text=True, check=True)
-    return dict(zip(("hosted", "composed"), map(float, done.stdout.split()), strict=True))
+    return dict(zip(("hosted", "composed"), map(float, done.stdout.split()), strict=False))
 
 
 def csharp_rate(folder: Path) -> dict[str, float]:
     # Wander.cs alone (Conformance.cs has a Main of its own); -optimize+ as a release build.
-    build = ["mcs", "-optimize+", "-out:bench.exe", "Wander.cs", "Bench.cs"]
-    return _compiled_rate(folder, "Bench.cs", CS_BENCH, build, ["mono", "bench.exe"])
+    # Cores before the composable call (e1637a2) have the hosted flock only, and Scene.
+    core = (folder / "Wander.cs").read_text()
+    composable = ["-define:COMPOSABLE"] if "class WanderAgent" in core else []
+    scene = "WanderScene" if "class WanderScene" in core else "Scene"
+    build = ["mcs", "-optimize+", *composable, "-out:bench.exe", "Wander.cs", "Bench.cs"]
+    run = ["mono", "bench.exe"]
+    return _compiled_rate(folder, "Bench.cs", CS_BENCH, {"scene": scene}, build, run)
 
 
 def cpp_rate(folder: Path) -> dict[str, float]:
     # As conformance.sh builds it: no floating-point flag, the header keeps itself exact.
-    build = ["g++", "-std=c++17", "-O2", "-o", "bench", "bench.cpp"]
-    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, build, ["./bench"])
+    # Headers before the composable call have the hosted flock only, its count a field.
+    core = (folder / "wander.hpp").read_text()
+    composable = ["-DCOMPOSABLE"] if "class Wander {" in core else []
+    count = "flock.count()" if "int count() const" in core else "flock.count"
+    build = ["g++", "-std=c++17", "-O2", *composable, "-o", "bench", "bench.cpp"]
+    return _compiled_rate(folder, "bench.cpp", CPP_BENCH, {"count": count}, build, ["./bench"])
 
 
 def gdscript_rates(folder: Path) -> dict[str, float]:
@@ -390,13 +425,47 @@ RUNNERS: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {
 }
 
 
-def js_baseline_rates(core: Path) -> Callable[[Path], dict[str, float]]:
-    """Times `core`, another wander.mjs, in the port's place (its scene block the port's)."""
+#: Run by REV's Python in REV's tree (argv: language, scene.toml, folder): the port as REV
+#: wrote it.
+BASELINE = """
+import sys
+from wander3d.port import language, plan_port, write_port
+from wander3d.scene import load_scene
+lang, scene, folder = sys.argv[1:]
+write_port(plan_port(load_scene(scene)), language(lang), folder)
+"""
+
+
+def checkout(rev: str, into: Path) -> Path:
+    """wander3d as it was at git revision `rev`, in `into`."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", rev, "wander3d"],
+        capture_output=True, check=False,
+    )  # fmt: skip
+    if archive.returncode != 0:
+        raise SystemExit(f"--baseline {rev}: {archive.stderr.decode().strip()}")
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def baseline_rates(tree: Path, lang: str) -> Callable[[Path], dict[str, float]]:
+    """Times `lang`'s port of the scene in a folder as the wander3d in `tree` writes it, with
+    the current runner (each runner times the cores before the composable call too)."""
 
     def rates(folder: Path) -> dict[str, float]:
-        block = language("js").scene_block(plan_port(load_scene(folder / "scene.toml")))
-        (folder / "wander.mjs").write_text(with_scene_block(core.read_text(), block))
-        return {"hosted": js_rates(folder)["hosted"]}
+        scene = folder.parent / f"{folder.name}.toml"
+        shutil.copy(folder / "scene.toml", scene)
+        shutil.rmtree(folder)
+        done = subprocess.run(
+            [sys.executable, "-c", BASELINE, lang, str(scene), str(folder)],
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise SystemExit(f"the baseline's {lang} port failed:\n{done.stderr}")
+        return RUNNERS[lang][1](folder)
 
     return rates
 
@@ -405,26 +474,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--langs", nargs="+", default=list(RUNNERS), choices=list(RUNNERS))
-    parser.add_argument("--js-baseline", type=Path, metavar="OLD_WANDER_MJS")
+    parser.add_argument("--baseline", metavar="REV", help="also time the ports as of git REV")
+    parser.add_argument("--rounds", type=int, default=1, help="time everything N times, best kept")
     args = parser.parse_args(argv)
     for lang in args.langs:
         if shutil.which(RUNNERS[lang][0]) is None:
             parser.error(f"{lang} needs {RUNNERS[lang][0]}, which is not installed")
-    runners = {lang: RUNNERS[lang][1] for lang in args.langs}
-    if args.js_baseline:
-        runners["js-baseline"] = js_baseline_rates(args.js_baseline)
-    print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, best of {BATCHES} batches")
+    best = f"best of {BATCHES} batches" + (f", of {args.rounds} rounds" if args.rounds > 1 else "")
+    print(f"{args.agents} agents, dt 1/60; agent-steps/s in CPU time, {best}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        # Each language's runner, then its baseline's: the two alternate, method by method.
+        runners: dict[str, tuple[str, Callable[[Path], dict[str, float]]]] = {}
+        tree = checkout(args.baseline, Path(tmp) / "baseline") if args.baseline else None
+        for lang in args.langs:
+            runners[lang] = (lang, RUNNERS[lang][1])
+            if tree is not None:
+                runners[f"{lang}@{args.baseline}"] = (lang, baseline_rates(tree, lang))
         for method in METHODS:
             scene = scene_of(method, args.agents)
             plan = plan_port(scene)
-            rates = {}
-            for lang, runner in runners.items():
-                folder = Path(tmp) / f"{lang}-{method}"
-                write_port(plan, language(lang.removesuffix("-baseline")), folder)
-                rates.update({f"{lang} {mode}": rate for mode, rate in runner(folder).items()})
-            rows.append((method, engine_rate(scene), rates))
+            engine = 0.0
+            rates: dict[str, float] = {}
+            for turn in range(args.rounds):
+                engine = max(engine, engine_rate(scene))
+                for name, (lang, runner) in runners.items():
+                    folder = Path(tmp) / re.sub(r"\W", "-", f"{name}-{method}-{turn}")
+                    write_port(plan, language(lang), folder)
+                    for mode, rate in runner(folder).items():
+                        rates[f"{name} {mode}"] = max(rates.get(f"{name} {mode}", 0.0), rate)
+            rows.append((method, engine, rates))
     header = f"{'method':8} {'engine 1 thread':>16}"
     for column in rows[0][2]:
         header += f" {column + ' agent-steps/s':>30} {'/ engine':>9} {'ms/1000-agent step':>19}"
@@ -434,7 +513,25 @@ def main(argv: list[str] | None = None) -> int:
         for rate in rates.values():
             line += f" {rate / 1e6:>28.2f} M {rate / engine:>9.2f} {1000 / rate * 1e3:>19.3f}"
         print(line)
+    if args.baseline:
+        print_against_baseline(rows, args.langs, args.baseline)
     return 0
+
+
+def print_against_baseline(
+    rows: list[tuple[str, float, dict[str, float]]], langs: list[str], rev: str
+) -> None:
+    """Each language's rates over its baseline's (the same mode, or hosted where the baseline's
+    core had only its hosted flock)."""
+    pairs = []
+    for column in rows[0][2]:
+        lang, mode = column.split(" ")
+        if lang in langs:
+            old = f"{lang}@{rev} {mode}"
+            pairs.append((column, old if old in rows[0][2] else f"{lang}@{rev} hosted"))
+    print(f"{'method':8}" + "".join(f" {new + ' / ' + old:>42}" for new, old in pairs))
+    for method, _, rates in rows:
+        print(f"{method:8}" + "".join(f" {rates[new] / rates[old]:>42.2f}" for new, old in pairs))
 
 
 if __name__ == "__main__":

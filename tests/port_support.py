@@ -14,7 +14,7 @@ import math
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,12 @@ SAMPLE_RATES = {"swarm": 0.2}
 SAMPLE_RATE = 10.0
 
 BUNDLED = sorted(bundled_scenes())
+
+#: Simulated seconds and samples a second of a port's full-size run of a bundled scene: its
+#: start read whole (sample 0) and every agent stepped through its branches (sample 1, at 2 s;
+#: the minute-long identity runs are the same scenes with fewer agents, where a port's speed
+#: needs it).
+FULL_SIZE_RUN = (2.0, 0.5)
 
 _METHODS = ("sphere", "angle", "noise", "seek", "random")
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -358,14 +364,34 @@ def check_group_subset(lang: str, tmp: Path) -> None:
 
 
 # ------------------------------------------------------------------ DIR/conformance.sh
-def check_both_modes(port: Path, seconds: float, rate: float) -> None:
+def check_both_modes(
+    port: Path, seconds: float, rate: float, env: dict[str, str] | None = None
+) -> None:
     """`conformance.sh` (the hosted flock) and `conformance.sh --compose` (the composable call)
-    each print what `wander3d run DIR/scene.toml` writes, byte for byte."""
-    engine = reference(port, seconds, rate)
-    for mode in ([], ["--compose"]):
-        done = conformance_sh(port, *mode, str(seconds), str(rate))
-        assert done.returncode == 0, done.stderr.decode(errors="replace")
-        assert_same_csv(done.stdout, engine)
+    each print what `wander3d run DIR/scene.toml` writes, byte for byte; `env` adds to their
+    environment (CXX, CXXFLAGS). Each mode builds and runs its own driver, so the two run at
+    once (a build of each on its own core), beside the engine's run."""
+    runs = {}
+    try:
+        for mode, flag in (("hosted", []), ("composed", ["--compose"])):
+            runs[mode] = subprocess.Popen(
+                ["bash", str(port / "conformance.sh"), *flag, str(seconds), str(rate)],
+                cwd=port.parent,
+                env={**os.environ, **(env or {})},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        engine = reference(port, seconds, rate)
+        done = {mode: run.communicate(timeout=600) for mode, run in runs.items()}
+    finally:
+        for run in runs.values():
+            run.kill()
+    for mode, (out, err) in done.items():
+        assert runs[mode].returncode == 0, f"{mode}: {err.decode(errors='replace')}"
+        try:
+            assert_same_csv(out, engine)
+        except pytest.fail.Exception as failure:
+            pytest.fail(f"{mode}: {failure}")
 
 
 def check_usage(port: Path) -> None:
@@ -379,7 +405,7 @@ def check_usage(port: Path) -> None:
 
 
 def engine_with_edits(
-    scene: Path, edits: list[tuple[int, int, str, Any]], steps: int
+    scene: Path, edits: Sequence[tuple[int, int, str, Any]], steps: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The engine's positions and velocities after `steps` steps of `scene` with run-time
     edits (step, group, scene key, value): before step `step`, group `group`'s key takes
@@ -396,6 +422,76 @@ def engine_with_edits(
             sim.update_group(group, dataclasses.replace(sim.groups[group], **{key: value}))
     sim.step(steps - sim.step_count)
     return sim.positions.copy(), sim.velocities.copy()
+
+
+#: Run-time edits (step, group, scene key, value) of WRITTEN's "methods" scene (groups: sphere,
+#: angle, noise, seek, random, each with force and desired steering): every numeric parameter
+#: and the steering mode, noise's frequency (its curves kept in place: up, and down to where
+#: the phase shift is large) and seek's interval (a shorter one applies at once, a longer one
+#: waits for the countdown) included. check_edits_repeat_the_engines runs them.
+EDITS: list[tuple[int, int, str, float | str]] = [
+    (90, 0, "jitter", 25.0),
+    (90, 1, "max_speed", 14.0),
+    (150, 2, "rate", 2.5),
+    (150, 3, "max_force", 140.0),
+    (200, 4, "frequency", 1.7),
+    (200, 5, "frequency", 0.05),
+    (260, 6, "interval", 0.5),
+    (260, 7, "interval", 9.0),
+    (300, 8, "vertical", 0.1),
+    (300, 9, "mass", 3.5),
+    (340, 0, "radius", 4.0),
+    (340, 1, "distance", 55.0),
+    (380, 2, "steering", "desired"),
+    (380, 5, "steering", "force"),
+]
+
+#: Steps of the edited run (the last edit at 380; seek's 0.5 s interval draws twice after it).
+EDIT_STEPS = 600
+
+
+def check_edits_repeat_the_engines(
+    lang: str, tmp: Path, probe: str, build: list[str], run: list[str]
+) -> None:
+    """EDITS at their steps, in the hosted flock and through the composable call, give the
+    engine's positions and velocities (Simulation.update_group, as wander3d's app edits) bit
+    for bit.
+
+    The probe protocol every language follows: the probe file `probe` (tests/port_probes/) is
+    copied into `lang`'s port of the "methods" scene, built there with `build` (none: nothing
+    to build) and run there as `RUN... edits EDITS_FILE start.txt STEPS`. EDITS_FILE has a
+    line "STEP GROUP KEY VALUE" per edit in step order (KEY the scene file's word, VALUE a
+    number as Python writes it or a steering word: before step STEP, group GROUP's KEY
+    becomes VALUE). It prints "hosted", then a line per agent of the scene's flock after
+    STEPS steps (the hex bits of position x y z and velocity x y z, 16 digits each, space
+    separated), then "composed" and the same for a loop of the composable call over
+    characters read from start.txt, one Wander per group."""
+    scene = scene_file(tmp, "methods")
+    port = write_port_of(scene, lang, tmp / "port")
+    shutil.copy(PROBES / probe, port)
+    if build:
+        _run(build, port)
+    edits = tmp / "edits.txt"
+    edits.write_text("".join(f"{s} {g} {k} {v}\n" for s, g, k, v in EDITS))
+    text = _run([*run, "edits", str(edits), "start.txt", str(EDIT_STEPS)], port)
+    assert text.startswith("hosted\n") and "\ncomposed\n" in text, text[:200]
+    hosted, composed = (
+        [[int(f, 16) for f in line.split()] for line in block.strip().splitlines()]
+        for block in text.removeprefix("hosted\n").split("composed\n")
+    )
+    positions, velocities = engine_with_edits(scene, EDITS, EDIT_STEPS)
+    engine = np.concatenate([positions, velocities], axis=1).view(np.uint64).tolist()
+    groups = load_scene(scene).run_spec.groups
+    group_of = [g.name for g in groups for _ in range(g.count)]
+    faults = []
+    for way, ours in (("hosted", hosted), ("composed", composed)):
+        assert len(ours) == len(engine), f"{way}: {len(ours)} agents, the engine {len(engine)}"
+        wrong = [i for i, (a, b) in enumerate(zip(ours, engine, strict=True)) if a != b]
+        if wrong:
+            faults.append(f"{way}: agents {wrong} differ (the first of {group_of[wrong[0]]!r})")
+    assert not faults, "\n".join(faults)
+    unedited = engine_with_edits(scene, [], EDIT_STEPS)[0]
+    assert not np.array_equal(unedited, positions)  # the edits changed the run
 
 
 # ------------------------------------------------------------------ the composable call

@@ -15,19 +15,22 @@ import dataclasses
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from port_support import (
     BUNDLED,
+    FULL_SIZE_RUN,
     SAMPLE_RATE,
     SAMPLE_RATES,
     SECONDS,
     WRITTEN,
-    assert_same_csv,
     build_probe,
+    check_both_modes,
     check_checked_in_core,
     check_crlf_start,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -128,29 +131,6 @@ def port_of(tmp: Path, name: str, agents: int | None = None) -> Path:
     return write_port_of(scene, "cpp", tmp / "port")
 
 
-def check_both_drivers(port: Path, rate: float, env: dict[str, str] | None = None) -> None:
-    """conformance.sh and conformance.sh --compose equal `wander3d run`, byte for byte."""
-    engine = reference(port, SECONDS, rate)
-    for compose in (False, True):
-        done = conformance_sh(port, SECONDS, rate, compose=compose, env=env)
-        assert done.returncode == 0, done.stderr.decode(errors="replace")
-        assert_same_csv(done.stdout, engine)
-
-
-@pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN, "unusual"])
-def test_both_drivers_repeat_wander3d_run(tmp_path, name):
-    need(*TOOLS)
-    agents = SWARM_AGENTS if name == "swarm" else None
-    check_both_drivers(port_of(tmp_path, name, agents), SAMPLE_RATES.get(name, SAMPLE_RATE))
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # 2 x 108 million agent-steps, and the engine's run
-def test_the_whole_swarm_is_identical(tmp_path):
-    need(*TOOLS)
-    check_both_drivers(port_of(tmp_path, "swarm"), SAMPLE_RATES["swarm"])
-
-
 #: Build flags a game's build may use: FMA available (-march=native) and contraction allowed
 #: (GCC's default for C++, clang's -ffp-contract=fast, which disregards every pragma).
 FLAG_SETS = {
@@ -161,18 +141,53 @@ FLAG_SETS = {
     "clang++ -ffp-contract=fast": ("clang++", "-std=c++17 -O2 -march=native -ffp-contract=fast"),
 }
 
+#: The build each scene's check uses: conformance.sh's default (g++ -std=c++17 -O2) for the
+#: bundled scenes, UNUSUAL and two written ones, and each of a game's FLAG_SETS for one
+#: written scene, so that every flag set is checked on a scene of every method and steering
+#: mode (heavy-walls: the walls too) and no scene's port is built twice.
+BUILDS = {
+    "methods": "clang++ -ffp-contract=fast",
+    "level": "g++ -march=native",
+    "heavy-walls": "g++ -ffp-contract=fast",
+    "no-margin": "clang++ -march=native",
+    "dt-30": "clang++ -O2",
+}
+DEFAULT_BUILD = "g++ -O2"
+assert set(BUILDS.values()) == set(FLAG_SETS)
+
+
+def build_env(build: str) -> dict[str, str] | None:
+    """conformance.sh's CXX and CXXFLAGS for `build` (none: its own default)."""
+    if build == DEFAULT_BUILD:
+        need(*TOOLS)
+        return None
+    cxx, cxxflags = FLAG_SETS[build]
+    need(cxx)
+    return {"CXX": cxx, "CXXFLAGS": cxxflags}
+
+
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [(name, BUILDS.get(name, DEFAULT_BUILD)) for name in [*BUNDLED, *WRITTEN, "unusual"]],
+)
+def test_both_drivers_repeat_wander3d_run(tmp_path, name, build):
+    env = build_env(build)
+    agents = SWARM_AGENTS if name == "swarm" else None
+    port = port_of(tmp_path, name, agents)
+    check_both_modes(port, SECONDS, SAMPLE_RATES.get(name, SAMPLE_RATE), env)
+
+
+@pytest.mark.slow
+def test_the_whole_swarm_is_identical(tmp_path):
+    """Its 30,000 agents' start read whole and every agent stepped (the minute of identity is
+    the run above, with fewer agents)."""
+    need(*TOOLS)
+    check_both_modes(port_of(tmp_path, "swarm"), *FULL_SIZE_RUN)
+
 
 def cpu_has_fma() -> bool:
     flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
     return re.search(r"^flags\s*:.*\bfma\b", flags, re.MULTILINE) is not None
-
-
-@pytest.mark.parametrize("flags", list(FLAG_SETS))
-def test_the_run_is_identical_under_a_games_build_flags(tmp_path, flags):
-    cxx, cxxflags = FLAG_SETS[flags]
-    need(cxx)
-    port = port_of(tmp_path, "heavy-walls")
-    check_both_drivers(port, 5.0, env={"CXX": cxx, "CXXFLAGS": cxxflags})
 
 
 def without_protection(port: Path) -> None:
@@ -187,15 +202,18 @@ def without_protection(port: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("flags", ["g++ -march=native", "clang++ -ffp-contract=fast"])
-def test_without_its_pragmas_the_header_drifts_under_those_flags(tmp_path, flags):
-    """The check above can fail: the same header without its floating-point block, built
-    with FMA available, no longer repeats wander3d's run."""
+@pytest.mark.parametrize(
+    ("name", "flags"),
+    [(name, BUILDS[name]) for name in ("level", "methods")],
+)
+def test_without_its_pragmas_the_header_drifts_under_those_flags(tmp_path, name, flags):
+    """The checks above under a game's flags can fail: the same header without its
+    floating-point block, built with FMA available, no longer repeats wander3d's run."""
     cxx, cxxflags = FLAG_SETS[flags]
     need(cxx)
     if not cpu_has_fma():
         pytest.skip("this CPU has no FMA instructions: nothing can contract")
-    port = port_of(tmp_path, "heavy-walls")
+    port = port_of(tmp_path, name)
     without_protection(port)
     done = conformance_sh(port, SECONDS, 5.0, env={"CXX": cxx, "CXXFLAGS": cxxflags})
     assert done.returncode == 0, done.stderr.decode(errors="replace")
@@ -378,6 +396,12 @@ def test_edited_parameters_act_from_the_next_step(probe):
     assert flock <= 5.0 + 1e-9 and composed <= 5.0 + 1e-9
 
 
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    need(*TOOLS)
+    build = ["g++", *STRICT, "-o", "probe", "probe.cpp"]
+    check_edits_repeat_the_engines("cpp", tmp_path, "probe.cpp", build, ["./probe"])
+
+
 def test_a_start_with_windows_line_ends_is_read_alike(probe, tmp_path):
     check_crlf_start(probe, tmp_path)
 
@@ -475,6 +499,20 @@ def test_the_components_reflection_follows_unreal_header_tools_rules():
     assert code.count("GENERATED_BODY()") == code.count("UCLASS(") + code.count("USTRUCT(")
 
 
+@pytest.fixture(scope="module")
+def component(tmp_path_factory) -> Callable[[str], Path]:
+    """The component built by a compiler (build_component), once per compiler."""
+    built: dict[str, Path] = {}
+
+    def program(cxx: str) -> Path:
+        need(cxx)
+        if cxx not in built:
+            built[cxx] = build_component(tmp_path_factory.mktemp(f"component-{cxx}"), cxx)
+        return built[cxx]
+
+    return program
+
+
 def build_component(tmp: Path, cxx: str) -> Path:
     """Compile the component of a five-group port with its probe against the stand-ins."""
     port = write_port_of(bundled_scenes()["compare"], "cpp", tmp / "port")
@@ -496,16 +534,18 @@ def build_component(tmp: Path, cxx: str) -> Path:
 
 
 @pytest.mark.parametrize("cxx", ["g++", "clang++"])
-def test_the_unreal_component_compiles_and_plays(tmp_path, cxx):
+def test_the_unreal_component_compiles_and_plays(component, tmp_path, cxx):
     """Against the stand-in UE 5 headers the component compiles (warnings as errors) and,
     played for 120 frames: starts from Content/Wander/start.txt, draws one instance per
     agent where the core puts it, moves instances without teleporting, allocates nothing per
     tick, applies group edits from Blueprints live, adds and removes agents, and without a
     start file logs a warning and spawns."""
-    need(cxx)
-    program = build_component(tmp_path, cxx)
+    program = component(cxx)
     done = subprocess.run(
-        [str(program), str(tmp_path / "Content")], capture_output=True, text=True, check=False
+        [str(program), str(program.parent / "Content")],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     found = dict(line.split(" ", 1) for line in done.stdout.splitlines())
@@ -571,13 +611,12 @@ def test_the_readme_examples_compile(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_unreal_and_wander3d_axes(tmp_path):
+def test_unreal_and_wander3d_axes(component):
     """wander3d's (x, y, z) is Unreal's (x, z, y): +y up is +Z up, and the swap (determinant
     -1) takes the right-handed frame to Unreal's left-handed one without mirroring: a left
     turn in wander3d (heading rotated towards -z about +y) is a left turn in Unreal (yaw
     decreasing, towards -Y)."""
-    need(*TOOLS)
-    program = build_component(tmp_path, "g++")
+    program = component("g++")
     done = subprocess.run([str(program), "--axes"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     found = dict(line.split(" ", 1) for line in done.stdout.splitlines())

@@ -1,9 +1,10 @@
 """The C# port (wander3d/port/csharp): `bash DIR/conformance.sh` (the hosted flock) and
 `bash DIR/conformance.sh --compose` (the composable call, DIR/Compose.cs), built with Mono's
 `mcs` and run with `mono`, print what `wander3d run --out .csv` writes, byte for byte, over 60
-simulated seconds of every bundled scene, the scenes port_support writes (every method x
-steering mode, level and flattened agents, heavy agents at the walls, no margin, dt 1/30,
-1/120 and 1/20) and a scene of odd values written here. Also: agents added and removed at run
+simulated seconds of every bundled scene (swarm with 800 agents a group; its 30,000 for 2 s),
+the scenes port_support writes (every method x steering mode, level and flattened agents, heavy
+agents at the walls, no margin, dt 1/30, 1/120 and 1/20) and a scene of odd values written
+here. Also: agents added and removed at run
 time, run-time edits against the engine's, the core's method list and its names."""
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ import dataclasses
 import re
 import shutil
 import subprocess
-from typing import Any
 
-import numpy as np
 import pytest
 from port_support import (
     BUNDLED,
+    FULL_SIZE_RUN,
     PROBES,
     SAMPLE_RATE,
     SAMPLE_RATES,
@@ -29,6 +29,7 @@ from port_support import (
     check_checked_in_core,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -37,7 +38,6 @@ from port_support import (
     check_spawned_as_documented,
     check_usage,
     conformance,
-    engine_with_edits,
     need,
     reference,
     reflected,
@@ -48,7 +48,7 @@ from port_support import (
 from wander3d.engine import WanderParams
 from wander3d.port import language
 from wander3d.port.csharp import SPELLING
-from wander3d.scene import schema
+from wander3d.scene import load_scene, schema
 from wander3d.scene.tunables import PARAMS
 
 WANDER_KEYS = {f.name for f in dataclasses.fields(WanderParams)}
@@ -121,27 +121,40 @@ vertical = 0.2
 """
 
 
+#: Agents per group of swarm in the minute-long run (its 30,000 at full size: a run of their
+#: own, under the slow mark).
+SWARM_AGENTS = 800
+
+
 def scene_of(tmp_path, name):
     if name == "odd":
         path = tmp_path / "odd.toml"
         path.write_text(ODD)
         return path
-    return scene_file(tmp_path, name)
+    path = scene_file(tmp_path, name)
+    if name != "swarm":
+        return path
+    scene = load_scene(path)
+    fewer = tuple(dataclasses.replace(g, count=SWARM_AGENTS) for g in scene.groups)
+    path = tmp_path / "swarm-fewer.toml"
+    path.write_text(scene.replace(groups=fewer).to_toml())
+    return path
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        *(pytest.param(n, marks=[pytest.mark.slow, pytest.mark.timeout(600)]) if n == "swarm"
-          else n for n in BUNDLED),
-        *WRITTEN,
-        "odd",
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN, "odd"])
 def test_both_drivers_repeat_wander3d_run(tmp_path, name):
     need(*TOOLS)
     port = write_port_of(scene_of(tmp_path, name), "csharp", tmp_path / "port")
     check_both_modes(port, SECONDS, SAMPLE_RATES.get(name, SAMPLE_RATE))
+
+
+@pytest.mark.slow
+def test_the_whole_swarm_is_identical(tmp_path):
+    """Its 30,000 agents' start read whole and every agent stepped (the minute of identity is
+    the run above, with fewer agents)."""
+    need(*TOOLS)
+    port = write_port_of(scene_file(tmp_path, "swarm"), "csharp", tmp_path / "port")
+    check_both_modes(port, *FULL_SIZE_RUN)
 
 
 def test_the_readme_command_checks_the_port(tmp_path):
@@ -230,56 +243,12 @@ def test_agents_come_and_go_at_run_time_without_changing_the_others(probe):
     assert probe("churn").split() == ["hosted", "dropped", "added", "repeats", "placed", "ids"]
 
 
-#: Run-time edits (step, group, key, value) of port_support's "methods" scene (groups: sphere,
-#: angle, noise, seek, random, each with force and desired steering): every numeric parameter
-#: and the steering mode, noise's frequency (its curves kept in place) and seek's interval (a
-#: shorter one applies at once) included.
-EDITS: list[tuple[int, int, str, Any]] = [  # (step, group, key, value of the key's type)
-    (90, 0, "jitter", 25.0),
-    (90, 1, "max_speed", 14.0),
-    (150, 2, "rate", 2.5),
-    (150, 3, "max_force", 140.0),
-    (200, 4, "frequency", 1.7),
-    (200, 5, "frequency", 0.05),
-    (260, 6, "interval", 0.5),
-    (260, 7, "interval", 9.0),
-    (300, 8, "vertical", 0.1),
-    (300, 9, "mass", 3.5),
-    (340, 0, "radius", 4.0),
-    (340, 1, "distance", 55.0),
-    (380, 2, "steering", "desired"),
-    (380, 5, "steering", "force"),
-]
-
-
 def test_run_time_edits_repeat_the_engines(tmp_path):
-    """The same edits at the same steps, in the hosted flock and through the composable call,
-    give the engine's positions and velocities (Simulation.update_group) bit for bit."""
     need(*TOOLS)
-    scene = scene_file(tmp_path, "methods")
-    port = write_port_of(scene, "csharp", tmp_path / "port")
-    steps = 600
-    shutil.copy(PROBES / "Probe.cs", port)  # built with the port's own core
     build = ["mcs", "-main:Wander3d.Probe", "-out:probe.exe", "Wander.cs", "Conformance.cs"]
-    subprocess.run([*build, "Probe.cs"], cwd=port, check=True, capture_output=True)
-    spelled = {"force": 0, "desired": 1}
-    (tmp_path / "edits.txt").write_text(
-        "".join(f"{s} {g} {k} {spelled.get(v, v)}\n" for s, g, k, v in EDITS)
+    check_edits_repeat_the_engines(
+        "csharp", tmp_path, "Probe.cs", [*build, "Probe.cs"], ["mono", "probe.exe"]
     )
-    text = subprocess.run(
-        ["mono", "probe.exe", "edits", str(tmp_path / "edits.txt"), "start.txt", str(steps)],
-        cwd=port, check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    hosted, composed = (
-        [[int(f, 16) for f in line.split()] for line in block.strip().splitlines()]
-        for block in text.split("hosted\n")[1].split("composed\n")
-    )
-    positions, velocities = engine_with_edits(scene, EDITS, steps)
-    engine = np.concatenate([positions, velocities], axis=1).view(np.uint64).tolist()
-    assert hosted == engine
-    assert composed == engine
-    unedited = engine_with_edits(scene, [], steps)[0]
-    assert not np.array_equal(unedited, positions)  # the edits changed the run
 
 
 def test_the_checked_in_core_is_the_default_scenes_port():

@@ -5,7 +5,9 @@ composable call, over 60 simulated seconds of every bundled scene, the scenes po
 writes (every method x steering mode, level and flattened agents, heavy agents at the walls, no
 margin, dt 1/20 to 1/120) and a scene of odd values written here. GDScript steps a few ten
 thousand agents a second, so these runs keep a few agents a group (identity needs every branch,
-not size); the full-size scenes are marked slow. Also checked, through tests/port_probes/probe.gd:
+not size), and the full-size scenes run two simulated seconds (swarm's 30,000 agents three
+steps, marked slow): their starts read whole and every agent stepped. The two modes of a scene
+run at once (two godot3-server processes). Also checked, through tests/port_probes/probe.gd:
 detmath against the engine's on random inputs, the CSV digits against pyarrow's, frame-rate
 independence, the shared spawn, method switches, edits, agents added and removed by id, the
 Godot 4 adapter's arithmetic; and every .gd file a port writes parses and lints as Godot 4's
@@ -27,18 +29,22 @@ import pyarrow.csv as pacsv
 import pytest
 from port_support import (
     BUNDLED,
+    FULL_SIZE_RUN,
     PROBES,
     SECONDS,
     WRITTEN,
     assert_same_csv,
+    check_both_modes,
     check_checked_in_core,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_frame_rate,
     check_set_method,
     check_spawn,
     check_spawned_as_documented,
     conformance,
+    conformance_sh,
     need,
     reference,
     scene_file,
@@ -189,51 +195,53 @@ def port_of(scene: Scene, out: Path) -> Path:
     return out
 
 
-def run(port: Path, mode: str, seconds: object, rate: object) -> subprocess.CompletedProcess:
-    """`bash DIR/conformance.sh [--compose] SECONDS SAMPLE_RATE` from another folder."""
+def run(port: Path, mode: str, *args: object) -> subprocess.CompletedProcess[bytes]:
+    """`bash DIR/conformance.sh [--compose] ARGS...` from another folder."""
     need(GODOT)
-    command = ["bash", str(port / "conformance.sh")]
-    command += ["--compose"] if mode == "compose" else []
-    return subprocess.run(
-        [*command, str(seconds), str(rate)],
-        cwd=port.parent,
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
+    return conformance_sh(port, *args, compose=mode == "compose")
 
 
-def check_identical(port: Path, mode: str, seconds: float = SECONDS, rate: float = RATE) -> None:
-    done = run(port, mode, seconds, rate)
-    assert done.returncode == 0, done.stderr.decode(errors="replace")
-    assert_same_csv(done.stdout, reference(port, seconds, rate))
+def check_identical(port: Path, seconds: float = SECONDS, rate: float = RATE) -> None:
+    """Both drivers (conformance.sh and conformance.sh --compose) print `wander3d run`'s CSV;
+    the two godot3-server runs at once."""
+    need(GODOT)
+    check_both_modes(port, seconds, rate)
 
 
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", [*BUNDLED, *WRITTEN])
-def test_the_gdscript_port_repeats_wander3d_run(tmp_path, name, mode):
+def test_the_gdscript_port_repeats_wander3d_run(tmp_path, name):
     count = AGENTS["written" if name in WRITTEN else "bundled"]
     scene = fewer_agents(load_scene(scene_file(tmp_path, name)), count)
-    check_identical(port_of(scene, tmp_path / "port"), mode)
+    check_identical(port_of(scene, tmp_path / "port"))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_scene_of_odd_values_no_test_wrote_before_is_identical(tmp_path, mode):
-    path = tmp_path / "odd.toml"
+@pytest.fixture(scope="module")
+def odd_port(tmp_path_factory) -> Path:
+    """The port of ODD, written once for the tests that read it (none changes its files)."""
+    folder = tmp_path_factory.mktemp("odd")
+    path = folder / "odd.toml"
     path.write_text(ODD)
-    check_identical(port_of(load_scene(path), tmp_path / "port"), mode, rate=3.0)
+    return port_of(load_scene(path), folder / "port")
 
 
-#: Full-size runs: GDScript's speed makes these minutes, not seconds (swarm's 30,000 agents run
-#: 2 simulated seconds: reading its start and stepping it is what they check).
-@pytest.mark.slow
-@pytest.mark.timeout(1800)
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", BUNDLED)
-def test_the_full_size_bundled_scenes_are_identical(tmp_path, name, mode):
-    seconds, rate = (2.0, 1.0) if name == "swarm" else (SECONDS, RATE)
+def test_a_scene_of_odd_values_no_test_wrote_before_is_identical(odd_port):
+    check_identical(odd_port, rate=3.0)
+
+
+#: The full-size runs' simulated seconds and samples a second: port_support's FULL_SIZE_RUN,
+#: but swarm's 30,000 agents three steps (GDScript reads and formats its 30,000 rows of a
+#: sample in seconds).
+FULL_SIZE = {"swarm": (0.05, 20.0)}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=[pytest.mark.slow, pytest.mark.timeout(600)]) if n == "swarm" else n
+     for n in BUNDLED],
+)  # fmt: skip
+def test_the_full_size_bundled_scenes_are_identical(tmp_path, name):
     port = port_of(load_scene(scene_file(tmp_path, name)), tmp_path / "port")
-    check_identical(port, mode, seconds, rate)
+    check_identical(port, *FULL_SIZE.get(name, FULL_SIZE_RUN))
 
 
 def test_the_readme_command_checks_a_port_of_a_group_subset(tmp_path):
@@ -248,22 +256,29 @@ def test_the_readme_command_checks_a_port_of_a_group_subset(tmp_path):
     assert {row.split(b",")[1] for row in ours.splitlines()[1:]} == {b'"angle"', b'"noise"'}
 
 
+@pytest.fixture(scope="module")
+def small_port(tmp_path_factory) -> Path:
+    """The default scene's port with two agents, for the tests of conformance.sh itself."""
+    folder = tmp_path_factory.mktemp("small")
+    return port_of(fewer_agents(load_scene(scene_file(folder, "default")), 2), folder / "port")
+
+
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("args", [("-1", "10"), ("60", "x"), ("60",), ()])
-def test_bad_arguments_exit_2_with_the_usage_on_stderr_only(tmp_path, mode, args):
-    port = port_of(fewer_agents(load_scene(scene_file(tmp_path, "default")), 2), tmp_path / "p")
-    need(GODOT)
-    command = ["bash", str(port / "conformance.sh"), *(["--compose"] if mode == "compose" else [])]
-    done = subprocess.run([*command, *args], capture_output=True, timeout=120, check=False)
-    assert done.returncode == 2
-    assert done.stdout == b""
-    assert done.stderr.decode().startswith("usage: bash conformance.sh ")
+def test_bad_arguments_exit_2_with_the_usage_on_stderr_only(small_port, mode):
+    for args in [("-1", "10"), ("60", "x"), ("60",), ()]:
+        done = run(small_port, mode, *args)
+        assert done.returncode == 2, args
+        assert done.stdout == b"", args
+        assert done.stderr.decode().startswith("usage: bash conformance.sh "), args
 
 
-def test_a_script_error_fails_the_command_with_godots_words_and_nothing_on_stdout(tmp_path):
+def test_a_script_error_fails_the_command_with_godots_words_and_nothing_on_stdout(
+    small_port, tmp_path
+):
     """Godot 3 carries on after a script error (the function returns null, its caller goes
     on), and would print a wrong CSV and exit 0: the command fails instead."""
-    port = port_of(fewer_agents(load_scene(scene_file(tmp_path, "default")), 2), tmp_path / "p")
+    port = tmp_path / "port"
+    shutil.copytree(small_port, port, ignore=shutil.ignore_patterns("build"))
     core = port / "wander.gd"
     core.write_text(core.read_text().replace("func steer(", "func steer_renamed("))
     done = run(port, "flock", 1, 1)
@@ -386,6 +401,25 @@ def test_agents_come_and_go_by_id_without_changing_the_others(probe):
     assert probe("agents").split() == ["removed", "readded", "placed", "idle", "edited"]
 
 
+#: probe.gd run in a port's folder with its answer on stdout, as port_support's probe protocol
+#: reads it: Godot prints its banner there, so the probe writes its file OUT, printed after;
+#: a script error (Godot 3 carries on after one) fails the run with Godot's log on stderr.
+PROBE_TO_STDOUT = [
+    "bash",
+    "-c",
+    f'{GODOT} --no-window --path . -s probe.gd "$@" probe.out > probe.log 2>&1'
+    ' && ! grep -q "SCRIPT ERROR" probe.log && cat probe.out || { cat probe.log >&2; exit 1; }',
+    "probe.gd",
+]
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    """port_support's EDITS in the hosted flock, edited as the Godot 4 node applies its
+    settings (WanderView.apply), and through the composable call: the engine's edited run."""
+    need(GODOT)
+    check_edits_repeat_the_engines("gdscript", tmp_path, "probe.gd", [], PROBE_TO_STDOUT)
+
+
 def test_the_adapters_arithmetic_runs_in_godot_3(probe):
     """adapter/wander_view.gd, the Godot 4 node's engine-free part, in Godot 3.2 as a stand-in:
     model frames, debug lines, settings applied live to a running flock."""
@@ -430,16 +464,14 @@ def _gd_files(port: Path) -> list[Path]:
     return files
 
 
-def test_every_gd_file_a_port_writes_parses_and_lints_as_godot_4(tmp_path):
+def test_every_gd_file_a_port_writes_parses_and_lints_as_godot_4(odd_port, tmp_path):
     """gdtoolkit's Godot 4 grammar (gdparse) and linter (gdlint, with the port's gdlintrc)."""
-    path = tmp_path / "odd.toml"
-    path.write_text(ODD)
-    files = _gd_files(port_of(load_scene(path), tmp_path / "port"))
+    files = _gd_files(odd_port)
     bin_dir = Path(shutil.which("gdparse") or REPO / ".venv" / "bin" / "gdparse").parent
     for tool in ("gdparse", "gdlint"):
         assert (bin_dir / tool).exists(), f"{tool} missing: pip install -e '.[test-core]'"
     # The lines the READMEs give a game (the port's and wander3d's) parse too.
-    readmes = [(tmp_path / "port" / "README.md").read_text(), (REPO / "README.md").read_text()]
+    readmes = [(odd_port / "README.md").read_text(), (REPO / "README.md").read_text()]
     snippets = [b for text in readmes for b in re.findall(r"```gdscript\n(.*?)```", text, re.S)]
     assert len(snippets) == 2
     for k, snippet in enumerate(snippets):
@@ -531,7 +563,7 @@ GODOT4_NAMES = {
 }
 
 
-def test_no_name_of_the_port_is_one_of_godots(tmp_path):
+def test_no_name_of_the_port_is_one_of_godots(odd_port, tmp_path):
     """No class, class_name, constant or function the port's .gd files declare is a name of
     Godot's global scope (classes, singletons, @GlobalScope and @GDScript members)."""
     need(GODOT)
@@ -547,10 +579,8 @@ def test_no_name_of_the_port_is_one_of_godots(tmp_path):
             tags = ("method", "constant", "member")
             godot |= {m.get("name", "") for m in root.iter() if m.tag in tags}
     assert {"Vector3", "Node", "PI", "TAU", "sin", "seed", "range", "VERTICAL"} <= godot
-    path = tmp_path / "odd.toml"
-    path.write_text(ODD)
     declared = set()
-    for f in _gd_files(port_of(load_scene(path), tmp_path / "port")):
+    for f in _gd_files(odd_port):
         text = f.read_text()
         declared |= set(re.findall(r"^\s*(?:class_name|class|const|(?:static )?func)\s+(\w+)",
                                    text, re.M))  # fmt: skip

@@ -1,8 +1,8 @@
 """The JavaScript port (wander3d/port/js): `bash DIR/conformance.sh SECONDS SAMPLE_RATE` (the
 hosted flock) and `bash DIR/conformance.sh --compose ...` (the composable call, DIR/compose.mjs)
 print what `wander3d run --out .csv` writes, byte for byte, over 60 simulated seconds of every
-bundled scene (12 agents a group; full size under the `slow` mark), of the scenes port_support
-writes and of one written here with unusual values.
+bundled scene (12 agents a group; at full size for 2 simulated seconds, swarm's 30,000 under the
+`slow` mark), of the scenes port_support writes and of one written here with unusual values.
 
 Also: the probes every port answers (tests/port_probes/probe.mjs), agents coming and going and
 parameters edited through the composable call, no garbage per step, names that clash with
@@ -32,6 +32,7 @@ import pytest
 from chromium_support import FLAGS, chromium_path
 from port_support import (
     BUNDLED,
+    FULL_SIZE_RUN,
     SAMPLE_RATE,
     SAMPLE_RATES,
     SECONDS,
@@ -43,6 +44,7 @@ from port_support import (
     check_composable_edits,
     check_crlf_start,
     check_edit,
+    check_edits_repeat_the_engines,
     check_formatting,
     check_frame_rate,
     check_group_subset,
@@ -178,16 +180,17 @@ def test_the_js_port_repeats_wander3d_run_hosted_and_composed(tmp_path, name):
     assert_same_csv(composed("js", port, SECONDS, rate, tmp_path), engine)
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # swarm is 10^8 agent-steps in node: a minute on an idle core
-@pytest.mark.parametrize("mode", ["hosted", "composed"])
-@pytest.mark.parametrize("name", BUNDLED)
-def test_the_js_port_repeats_full_size_bundled_scenes(tmp_path, name, mode):
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "swarm" else n for n in BUNDLED]
+)
+def test_the_js_port_repeats_full_size_bundled_scenes(tmp_path, name):
+    """Each start read whole and every agent stepped, both ways (the minute of identity is
+    the run above, with fewer agents)."""
     need(*TOOLS)
     port = write_port_of(scene_file(tmp_path, name), "js", tmp_path / "port")
-    rate = SAMPLE_RATES.get(name, SAMPLE_RATE)
-    run = conformance if mode == "hosted" else composed
-    assert_same_csv(run("js", port, SECONDS, rate, tmp_path), reference(port, SECONDS, rate))
+    engine = reference(port, *FULL_SIZE_RUN)
+    assert_same_csv(conformance("js", port, *FULL_SIZE_RUN, tmp_path), engine)
+    assert_same_csv(composed("js", port, *FULL_SIZE_RUN, tmp_path), engine)
 
 
 @pytest.mark.parametrize("mode", [[], ["--compose"]], ids=["hosted", "composed"])
@@ -267,6 +270,11 @@ def test_agents_come_and_go_through_the_composable_call(probe):
 
 def test_parameters_edited_between_ticks_are_rederived(probe):
     check_composable_edits(probe)
+
+
+def test_run_time_edits_repeat_the_engines(tmp_path):
+    need(*TOOLS)
+    check_edits_repeat_the_engines("js", tmp_path, "probe.mjs", [], ["node", "probe.mjs"])
 
 
 def test_wander_params_defaults_are_wander3ds():

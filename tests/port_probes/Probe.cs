@@ -392,9 +392,17 @@ namespace Wander3d
             return words.ToString().Trim();
         }
 
-        /// Sets scene key `key` (wander3d's spelling) of params to value.
+        /// Sets scene key `key` (wander3d's spelling) of params to value (a number, or a
+        /// steering word: force, desired).
         static void Set(WanderParams p, string key, string value)
         {
+            if (key == "steering")
+            {
+                if (value != "force" && value != "desired")
+                    throw new ArgumentException("no steering " + value);
+                p.Steering = value == "desired" ? Steering.Desired : Steering.Force;
+                return;
+            }
             double x = double.Parse(value, NumberStyles.Float, CultureInfo.InvariantCulture);
             switch (key)
             {
@@ -408,7 +416,6 @@ namespace Wander3d
                 case "frequency": p.Frequency = x; break;
                 case "interval": p.Interval = x; break;
                 case "vertical": p.Vertical = x; break;
-                case "steering": p.Steering = (Steering)(int)x; break;
                 default: throw new ArgumentException("no parameter " + key);
             }
         }

@@ -13,12 +13,16 @@
 //   probe crlf START               "same" if START read with \r\n line ends runs alike
 //   probe comings                  agents added and removed at run time (see comings())
 //   probe placed                   agents the game placed: heading, seek point, stream
+//   probe edits EDITS START STEPS  the scene's run from START with the edits of file EDITS,
+//                                  hosted and composed: their end states
+//                                  (port_support.check_edits_repeat_the_engines)
 
 #include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <sstream>
 
 #include "csv.hpp"
 #include "wander.hpp"
@@ -278,6 +282,68 @@ std::string placed() {
     return std::string(faces ? "faces " : "faces? ") + (sought ? "seeks " : "seeks? ") + (unpushed ? "unpushed" : "pushed?");
 }
 
+/// Sets scene key `key` (wander3d's spelling) of params to value (a number, or a steering
+/// word: force, desired); false for a key it does not know.
+bool set(wander3d::WanderParams& p, const std::string& key, const std::string& value) {
+    const std::map<std::string, double wander3d::WanderParams::*> numbers = {
+        {"max_speed", &wander3d::WanderParams::maxSpeed}, {"max_force", &wander3d::WanderParams::maxForce},
+        {"mass", &wander3d::WanderParams::mass},           {"distance", &wander3d::WanderParams::distance},
+        {"radius", &wander3d::WanderParams::radius},       {"jitter", &wander3d::WanderParams::jitter},
+        {"rate", &wander3d::WanderParams::rate},           {"frequency", &wander3d::WanderParams::frequency},
+        {"interval", &wander3d::WanderParams::interval},   {"vertical", &wander3d::WanderParams::vertical},
+    };
+    if (key == "steering" && (value == "force" || value == "desired")) {
+        p.steering = value == "desired" ? wander3d::Steering::Desired : wander3d::Steering::Force;
+        return true;
+    }
+    const auto field = numbers.find(key);
+    if (field == numbers.end()) return false;
+    p.*(field->second) = std::strtod(value.c_str(), nullptr);
+    return true;
+}
+
+/// The scene's run from start for `steps` steps with the edits of file `path` ("STEP GROUP
+/// KEY VALUE" lines in step order: before step STEP, group GROUP's KEY, in the scene file's
+/// words, becomes VALUE), in the hosted flock and in a game's loop of the composable call:
+/// "hosted", a line per agent (position, velocity as hex doubles), "composed", the same.
+std::string edits(const std::string& path, const std::string& start, int steps) {
+    const wander3d::SceneSpec scene = wander3d::scene();
+    wander3d::Flock flock(scene);
+    if (!flock.loadStart(start)) return "not a start of the scene\n";
+    std::vector<wander3d::Wander> kinds;
+    for (const wander3d::GroupSpec& g : scene.groups) kinds.emplace_back(g.params, scene.seed, scene.box);
+    std::vector<wander3d::StartAgent> characters;
+    wander3d::readStart(start, scene, characters);
+    std::istringstream lines(file(path.c_str()));
+    int at = -1;
+    std::size_t group = 0;
+    std::string key, value;
+    bool pending = static_cast<bool>(lines >> at >> group >> key >> value);
+    for (int step = 0; step <= steps; step++) {
+        for (; pending && at == step; pending = static_cast<bool>(lines >> at >> group >> key >> value)) {
+            if (!set(flock.groups[group].wander.params, key, value) || !set(kinds[group].params, key, value))
+                return "no parameter " + key + "\n";
+        }
+        if (step == steps) break;
+        flock.advance(1);
+        for (wander3d::StartAgent& c : characters) {
+            wander3d::Wander& wander = kinds[static_cast<std::size_t>(c.group)];
+            wander.steer(c.agent, c.position, c.velocity, scene.dt);
+            Vec3 heading;
+            if (wander3d::integrate(c.position, c.velocity, c.agent.force + c.agent.containment, wander.params,
+                                    scene.dt, heading))
+                wander.follow(c.agent, heading);
+            wander.box.reflect(c.agent, c.position, c.velocity);
+        }
+    }
+    std::string text = "hosted\n";
+    for (int i = 0; i < flock.count(); i++)
+        text += hex(flock.position[static_cast<std::size_t>(i)]) + hex(flock.velocity[static_cast<std::size_t>(i)]) + "\n";
+    text += "composed\n";
+    for (const wander3d::StartAgent& c : characters) text += hex(c.position) + hex(c.velocity) + "\n";
+    return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,6 +378,8 @@ int main(int argc, char** argv) {
         out = comings();
     } else if (argc == 2 && std::strcmp(argv[1], "placed") == 0) {
         out = placed();
+    } else if (argc == 5 && std::strcmp(argv[1], "edits") == 0) {
+        out = edits(argv[2], file(argv[3]), std::atoi(argv[4]));
     } else {
         return 2;
     }

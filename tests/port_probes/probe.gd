@@ -12,6 +12,10 @@
 #   probe.gd edit OUT                    the fastest speed after max_speed = 5, one step on
 #   probe.gd crlf START OUT              "same" if START read with \r\n line ends runs alike
 #   probe.gd agents OUT                  the composable call's agents by id: words that hold
+#   probe.gd edits EDITS START STEPS OUT the port's scene run from START with the edits of
+#                                        file EDITS, hosted (edited as the Godot node applies
+#                                        its settings) and composed: their end states
+#                                        (port_support.check_edits_repeat_the_engines)
 #   probe.gd adapter OUT                 the adapter's arithmetic (adapter/wander_view.gd)
 #   probe.gd scene NAME... OUT           SCENE's numbers as hex doubles: dt, box low, high,
 #                                        margin, then each group's parameters NAME...
@@ -53,6 +57,8 @@ func _init() -> void:
 		text = _crlf(args[at + 2])
 	elif mode == "agents":
 		text = _agents()
+	elif mode == "edits":
+		text = _edits(args[at + 2], args[at + 3], int(args[at + 4]))
 	elif mode == "adapter":
 		text = _adapter()
 	elif mode == "scene":
@@ -395,6 +401,89 @@ func _agents() -> String:
 		if found[word]:
 			words.append(word)
 	return _joined(words, " ")
+
+
+# The port's scene from start.txt `start_path` for `steps` steps with the edits of file
+# `edits_path` ("STEP GROUP KEY VALUE" lines in step order: before step STEP, group GROUP's KEY
+# becomes VALUE), in the hosted flock, edited through the Godot node's path
+# (WanderView.apply of its settings), and in a game's loop of the composable call, edited as a
+# game sets its WanderParams: "hosted", a line per agent (position, velocity as hex doubles),
+# "composed", the same.
+func _edits(edits_path: String, start_path: String, steps: int) -> String:
+	var file := File.new()
+	file.open(start_path, File.READ)
+	var start := file.get_as_text()
+	file.close()
+	file.open(edits_path, File.READ)
+	var edits := []
+	for line in file.get_as_text().split("\n", false):
+		edits.append(line.split(" "))
+	file.close()
+	var scene: Dictionary = WanderCore.SCENE
+	var dt: float = scene["dt"]
+	var flock := WanderCore.Flock.new(scene, start)
+	var b: Dictionary = scene["box"]
+	var box := WanderCore.WanderBox.new(b["low"], b["high"], b["margin"])
+	var kinds := []
+	for group in scene["groups"]:
+		kinds.append(WanderCore.Wander.new(WanderCore.WanderParams.new(group["params"]), scene["seed"], box))
+	var characters := []
+	var records: Array = WanderCore.WanderStart.read(start, flock.count)
+	for i in records.size():
+		var record: WanderCore.WanderStart = records[i]
+		characters.append({
+			"kind": record.group, "position": record.position.duplicate(),
+			"velocity": record.velocity.duplicate(), "agent": kinds[record.group].restore(i, record),
+		})
+	var force := [0.0, 0.0, 0.0]
+	var heading := [0.0, 0.0, 0.0]
+	var next := 0
+	for step in steps:
+		while next < edits.size() and int(edits[next][0]) == step:
+			var g := int(edits[next][1])
+			var key: String = edits[next][2]
+			var value = edits[next][3] if key == "steering" else _exact(edits[next][3])
+			var values: Dictionary = WanderView.values_of(flock.params_of(g))
+			values[key] = value
+			WanderView.apply(values, flock, g)
+			kinds[g].params.set(key, value)
+			next += 1
+		flock.advance(1)
+		for c in characters:
+			var wander: WanderCore.Wander = kinds[c["kind"]]
+			var agent: WanderCore.WanderAgent = c["agent"]
+			wander.steer(agent, c["position"], c["velocity"], dt)
+			for k in 3:
+				force[k] = agent.force[k] + agent.containment[k]
+			if WanderCore.Wander.integrate(c["position"], c["velocity"], force, wander.params, dt, heading):
+				wander.follow(agent, heading)
+			box.reflect(agent, c["position"], c["velocity"])
+	var text := "hosted\n"
+	for i in flock.count:
+		text += _state_line(flock.positions[i], flock.velocities[i])
+	text += "composed\n"
+	for c in characters:
+		text += _state_line(c["position"], c["velocity"])
+	return text
+
+
+# A decimal as Python writes a short number ("1.7", "140.0", "0.05"), exactly: its digits over
+# a power of ten, both exact doubles, divided once (correctly rounded), where Godot 3's own
+# parser may be off by an ulp.
+static func _exact(word: String) -> float:
+	var places := 0
+	if word.find(".") >= 0:
+		places = word.length() - word.find(".") - 1
+	assert(word.find("e") < 0 and places <= 22 and word.replace(".", "").length() <= 15)
+	return float(word.replace(".", "").to_int()) / pow(10.0, places)
+
+
+func _state_line(position: Array, velocity: Array) -> String:
+	var words := []
+	for v in [position, velocity]:
+		for k in 3:
+			words.append(_hex(v[k]))
+	return _joined(words, " ") + "\n"
 
 
 # A start record of a character's state (to give another Wander the same agent).

@@ -12,6 +12,9 @@
 //   node probe.mjs crlf START               "same" if START read with \r\n line ends runs alike
 //   node probe.mjs agents                   the composable call's agents coming and going
 //   node probe.mjs params                   the composable call's parameters edited between ticks
+//   node probe.mjs edits EDITS START STEPS  the scene's run from START with the edits of file
+//                                           EDITS, hosted and composed: their end states
+//                                           (port_support.check_edits_repeat_the_engines)
 
 import { readFileSync } from "node:fs";
 import {
@@ -23,6 +26,7 @@ import {
   formatDouble,
   formatFloat32,
   integrate,
+  readStart,
 } from "./wander.mjs";
 
 const small = (count) => ({ ...SCENE, groups: [{ ...SCENE.groups[0], count }] });
@@ -289,7 +293,54 @@ function params() {
   return `fastest ${fastest}\nrederived ${same ? "yes" : "no"}`;
 }
 
+/** The scene's run from start.txt for `steps` steps with the edits of file `editsPath` ("STEP
+ * GROUP KEY VALUE" lines in step order: before step STEP, group GROUP's KEY, in the scene
+ * file's words, becomes VALUE), in the hosted flock and in a game's loop of the composable
+ * call: "hosted", a line per agent (position, velocity as hex doubles), "composed", the same. */
+function edits(editsPath, startPath, steps) {
+  const start = readFileSync(startPath, "utf8");
+  const flock = new Flock(SCENE, start);
+  const box = new WanderBox(SCENE.box);
+  const kinds = SCENE.groups.map((g) => new Wander({ params: new WanderParams(g.params), seed: SCENE.seed, box }));
+  const characters = readStart(start).map((entry, id) => {
+    const wander = kinds[entry.group];
+    return { wander, agent: wander.fromStart(id, entry), position: [...entry.position], velocity: [...entry.velocity] };
+  });
+  const camel = (key) => key.replace(/_(.)/g, (_, c) => c.toUpperCase());
+  const lines = readFileSync(editsPath, "utf8").split("\n").filter((line) => line !== "");
+  const force = [0, 0, 0];
+  const heading = [0, 0, 0];
+  let next = 0;
+  for (let step = 0; step <= Number(steps); step++) {
+    for (; next < lines.length && Number(lines[next].split(" ")[0]) === step; next++) {
+      const [, group, key, value] = lines[next].split(" ");
+      const parsed = key === "steering" ? value : Number(value);
+      flock.groups[Number(group)].params[camel(key)] = parsed;
+      kinds[Number(group)].params[camel(key)] = parsed;
+    }
+    if (step === Number(steps)) break;
+    flock.advance(1);
+    for (const { wander, agent, position, velocity } of characters) {
+      wander.steer(agent, position, velocity, SCENE.dt);
+      for (let a = 0; a < 3; a++) force[a] = agent.force[a] + agent.containment[a];
+      if (integrate(position, velocity, force, wander.params, SCENE.dt, heading)) wander.follow(agent, heading);
+      box.reflect(agent, position, velocity);
+    }
+  }
+  const view = new DataView(new ArrayBuffer(8));
+  const hex = (x) => {
+    view.setFloat64(0, x);
+    return view.getBigUint64(0).toString(16).padStart(16, "0");
+  };
+  const row = (position, velocity) => [...position, ...velocity].map(hex).join(" ") + "\n";
+  let text = "hosted\n";
+  for (let i = 0; i < flock.count; i++) text += row(flock.positions[i], flock.velocities[i]);
+  text += "composed\n";
+  for (const c of characters) text += row(c.position, c.velocity);
+  return text;
+}
+
 const [command, ...args] = process.argv.slice(2);
-const commands = { format, framerate: frameRate, spawn, spawned, switch: switchMethods, crlf, edit, agents, params };
+const commands = { format, framerate: frameRate, spawn, spawned, switch: switchMethods, crlf, edit, agents, params, edits };
 if (!(command in commands)) process.exit(2);
 process.stdout.write(commands[command](...args));

@@ -126,6 +126,8 @@ enum class Steering {
 };
 
 /// One kind of character's parameters; edit them at any time, they act from the next step.
+/// As in wander3d's app, a new frequency keeps each noise agent where it is on its curves,
+/// and a new interval shortens a longer seek countdown at once.
 struct WanderParams {
     Method method = Method::Sphere;
     Steering steering = Steering::Force;
@@ -754,6 +756,10 @@ struct WanderAgent {
     double noiseCache[12] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     Vec3 seekPoint;          // seek: the point sought
     double seekTimer = 0.0;  // seek: seconds until the next point
+    // The params.frequency its noise phases follow and the params.interval its seek timer
+    // follows: steer() finding another carries the phases and the timer over to it.
+    double frequency = 0.3;
+    double interval = 4.0;
     std::int64_t held = -1;  // random: the hold whose direction is heldDirection (-1: none)
     Vec3 heldDirection;
     // What the last tick's steer() found.
@@ -914,6 +920,7 @@ public:
                     agent.noisePhase[k] = stream::uniform(key, 3 + k) * 1024.0;
                 }
                 for (double& c : agent.noiseCache) c = NAN;
+                agent.frequency = p.frequency;
                 const double t = static_cast<double>(agent.step) * dt * p.frequency;
                 double curvePitch, offsetPitch;
                 const double curveYaw = frame::noiseAngles(agent.noiseKeys[0], agent.noiseKeys[1],
@@ -931,6 +938,7 @@ public:
                 agent.seekPoint.z = detmath::minOf(box.max.z - box.margin, detmath::maxOf(box.min.z + box.margin, shown.z));
             }
             agent.seekTimer = stream::uniform(key, 5) * p.interval;
+            agent.interval = p.interval;
         }
         agent.held = -1;
         agent.method = to;
@@ -1033,6 +1041,11 @@ private:
         double usedYaw = 0.0, usedPitch = 0.0;  // the noise method's target angles
         double tx, ty, tz;
         if (method == Method::Seek) {
+            if (p.interval != agent.interval) {
+                // A shorter interval applies now, not after the current (longer) countdown.
+                agent.seekTimer = minOf(agent.seekTimer, p.interval);
+                agent.interval = p.interval;
+            }
             agent.seekTimer -= dt;
             if (agent.seekTimer <= 0.0) {
                 if (hasBox) {
@@ -1070,6 +1083,15 @@ private:
                 pitch = frame::reflectPitch(pitch);
                 frame::directionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, wx, wy, wz);
             } else if (method == Method::Noise) {
+                if (p.frequency != agent.frequency) {
+                    // The noise coordinate is time * frequency: keep it where it is, or a new
+                    // frequency would move the agent to an unrelated point of its curves (the
+                    // engine's Simulation.update_group does the same).
+                    const double shift = static_cast<double>(step) * dt * (agent.frequency - p.frequency);
+                    agent.noisePhase[0] += shift;
+                    agent.noisePhase[1] += shift;
+                    agent.frequency = p.frequency;
+                }
                 // Offsets from wall turns fade, so the agent returns to its own curve.
                 yaw *= d_.offsetFade;
                 pitch *= d_.offsetFade;
@@ -1277,6 +1299,8 @@ private:
         }
         a.wander = {wx, wy, wz};
         a.method = p.method;
+        a.frequency = p.frequency;
+        a.interval = p.interval;
     }
 };
 
@@ -1451,7 +1475,10 @@ WANDER3D_ENTRY inline bool readStart(const std::string& text, const SceneSpec& s
         a.seekTimer = bits(f[23]);
         a.noiseKeys[0] = startfile::hex(f[24]);
         a.noiseKeys[1] = startfile::hex(f[25]);
-        a.method = scene.groups[static_cast<std::size_t>(s.group)].params.method;
+        const WanderParams& kind = scene.groups[static_cast<std::size_t>(s.group)].params;
+        a.method = kind.method;
+        a.frequency = kind.frequency;
+        a.interval = kind.interval;
     }
     out = std::move(agents);
     return true;

@@ -61,6 +61,7 @@ namespace Wander3d
     {
         public double X, Y, Z;
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public Double3(double x, double y, double z)
         {
             X = x;
@@ -70,16 +71,19 @@ namespace Wander3d
 
         /// <summary>Component by component. IEEE addition of -0.0 changes nothing, so adding a
         /// containment of (-0, -0, -0) leaves a force as it is, bit for bit.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static Double3 operator +(Double3 a, Double3 b)
         {
             return new Double3(a.X + b.X, a.Y + b.Y, a.Z + b.Z);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static Double3 operator -(Double3 a, Double3 b)
         {
             return new Double3(a.X - b.X, a.Y - b.Y, a.Z - b.Z);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static Double3 operator *(Double3 a, double s)
         {
             return new Double3(a.X * s, a.Y * s, a.Z * s);
@@ -105,10 +109,6 @@ namespace Wander3d
     /// </summary>
     public sealed class WanderParams
     {
-        const double RandomHold = 1.0 / 30.0; // s: the random method's direction is held this long
-        const double PitchSpread = 0.7; // rad: the angle method's pitch spread at vertical 1
-        const double LevelSeconds = 0.14; // s: at most this often the side vector is pulled level
-
         WanderMethod method = WanderMethod.Sphere;
         Steering steering = Steering.Force;
         double maxSpeed = 40.0;
@@ -123,27 +123,31 @@ namespace Wander3d
         double interval = 4.0;
         double vertical = 1.0;
 
-        // Derived from the values and dt (Refresh); InverseMass from the mass alone.
-        internal bool stale = true;
-        internal double derivedDt = double.NaN;
-        internal double InverseMass = 1.0;
-        internal double JitterStep, RateStep, OffsetFade, StopTime, PitchDecay, PitchKick;
-        internal double RandomHolds, RandomGain;
-        internal long LevelMask;
+        // Bumped by every change, so that each Wander sharing these parameters sees it.
+        internal int version;
+        internal double InverseMass = 1.0; // 1 / Mass, for Integrate
 
         /// <summary>How the target moves. Setting it directly switches without care (the
         /// target may jump once); Wander.ContinueFrom or Flock.SetMethod switch smoothly.</summary>
         public WanderMethod Method
         {
             get { return method; }
-            set { method = value; }
+            set
+            {
+                method = value;
+                version++;
+            }
         }
 
         /// <summary>How the target becomes a steering force.</summary>
         public Steering Steering
         {
             get { return steering; }
-            set { steering = value; }
+            set
+            {
+                steering = value;
+                version++;
+            }
         }
 
         /// <summary>units/s: speed limit (> 0).</summary>
@@ -241,50 +245,8 @@ namespace Wander3d
                     range += " and <= " + high.ToString("R", CultureInfo.InvariantCulture);
                 throw new ArgumentOutOfRangeException(name, value, name + " must be " + range);
             }
-            stale = true;
+            version++;
             return value;
-        }
-
-        /// <summary>The per-step constants at dt (docs/ports.md, "One step"), recomputed only
-        /// when a value or dt changed.</summary>
-        internal void Refresh(double dt)
-        {
-            if (!(dt > 0.0) || double.IsInfinity(dt))
-                throw new ArgumentOutOfRangeException("dt", dt, "dt must be > 0 seconds");
-            double rootDt = Math.Sqrt(dt);
-            JitterStep = jitter * rootDt;
-            RateStep = rate * rootDt;
-            OffsetFade = DetMath.Exp(-dt * frequency);
-            StopTime = 0.5 * mass / maxForce;
-            // The angle method's pitch walk (engine: kernel.pitch_walk): an Ornstein-Uhlenbeck
-            // walk with a spread of Vertical * PitchSpread rad.
-            double spread = vertical * PitchSpread;
-            if (rate <= 0.0)
-            {
-                PitchDecay = 1.0;
-                PitchKick = 0.0;
-            }
-            else if (spread <= 0.0)
-            {
-                PitchDecay = 0.0;
-                PitchKick = 0.0;
-            }
-            else
-            {
-                PitchDecay = DetMath.Exp(-dt * rate * rate / (6.0 * spread * spread));
-                PitchKick = spread * Math.Sqrt(3.0 * (1.0 - PitchDecay * PitchDecay));
-            }
-            // Random method: which hold a step falls in (its centre, so rounding never splits
-            // a hold), and the white-noise scaling where a step is longer than a hold.
-            RandomHolds = DetMath.Min(1.0, dt / RandomHold);
-            RandomGain = Math.Sqrt(DetMath.Min(1.0, RandomHold / dt));
-            // Pull the side level every 2^k steps, the most within LevelSeconds.
-            long levelSteps = 1;
-            while (2 * levelSteps * dt <= LevelSeconds)
-                levelSteps *= 2;
-            LevelMask = levelSteps - 1;
-            derivedDt = dt;
-            stale = false;
         }
     }
 
@@ -343,21 +305,27 @@ namespace Wander3d
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public bool Reflect(WanderAgent agent, ref Double3 position, ref Double3 velocity)
         {
-            double px = position.X, py = position.Y, pz = position.Z;
-            if (px < LowX || px > HighX || py < LowY || py > HighY || pz < LowZ || pz > HighZ)
+            return Reflect(ref agent.State, ref position, ref velocity);
+        }
+
+        /// <summary>Reflect on the agent's state.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal bool Reflect(ref AgentState a, ref Double3 position, ref Double3 velocity)
+        {
+            if (position.X < LowX || position.X > HighX || position.Y < LowY || position.Y > HighY || position.Z < LowZ || position.Z > HighZ)
             {
-                Mirror(agent, ref position, ref velocity);
+                Mirror(ref a, ref position, ref velocity);
                 return true;
             }
             return false;
         }
 
-        void Mirror(WanderAgent agent, ref Double3 position, ref Double3 velocity)
+        void Mirror(ref AgentState a, ref Double3 position, ref Double3 velocity)
         {
             double px = position.X, py = position.Y, pz = position.Z;
             double lox = LowX, loy = LowY, loz = LowZ;
             double hix = HighX, hiy = HighY, hiz = HighZ;
-            Double3 h = agent.Heading, s = agent.Side, w = agent.Direction;
+            Double3 h = new Double3(a.hx, a.hy, a.hz), s = new Double3(a.sx, a.sy, a.sz), w = new Double3(a.wx, a.wy, a.wz);
             if (px < lox || px > hix)
             {
                 px = px < lox ? 2.0 * lox - px : 2.0 * hix - px;
@@ -385,10 +353,16 @@ namespace Wander3d
                 s.Z = -s.Z;
                 w.Z = -w.Z;
             }
-            agent.Heading = h;
-            agent.Side = s;
-            agent.Direction = w;
-            WanderMethod method = agent.tickMethod;
+            a.hx = h.X;
+            a.hy = h.Y;
+            a.hz = h.Z;
+            a.sx = s.X;
+            a.sy = s.Y;
+            a.sz = s.Z;
+            a.wx = w.X;
+            a.wy = w.Y;
+            a.wz = w.Z;
+            WanderMethod method = a.tickMethod;
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
                 // The mirror flips the frame's handedness; re-express the target in it.
@@ -397,11 +371,11 @@ namespace Wander3d
                 double yaw = Frame.AnglesFromDirection(w.X / n, w.Y / n, w.Z / n, h.X, h.Y, h.Z, s.X, s.Y, s.Z, out pitch);
                 if (method == WanderMethod.Angle)
                 {
-                    agent.yaw = yaw;
-                    agent.pitch = pitch;
+                    a.yaw = yaw;
+                    a.pitch = pitch;
                 }
                 else
-                    agent.yaw = Frame.ShiftOffsets(agent.yaw, agent.pitch, yaw - agent.usedYaw, pitch - agent.usedPitch, out agent.pitch);
+                    a.yaw = Frame.ShiftOffsets(a.yaw, a.pitch, yaw - a.usedYaw, pitch - a.usedPitch, out a.pitch);
             }
         }
     }
@@ -418,7 +392,104 @@ namespace Wander3d
         /// without changing the others' runs.</summary>
         public readonly long Id;
 
-        internal readonly ulong Key; // agent_key(seed_key, Id)
+        internal AgentState State; // all that a tick changes (see AgentState)
+
+        internal WanderAgent(long id, ulong key)
+        {
+            Id = id;
+            State.Key = key;
+            State.held = -1;
+            State.noiseCache = new double[12];
+            Forget();
+        }
+
+        /// <summary>Unit vector: where the agent faces (its last Follow).</summary>
+        public Double3 Heading
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get { return new Double3(State.hx, State.hy, State.hz); }
+            internal set
+            {
+                State.hx = value.X;
+                State.hy = value.Y;
+                State.hz = value.Z;
+            }
+        }
+
+        /// <summary>The last tick's wander steering force (mass*units/s^2).</summary>
+        public Double3 Force
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get { return new Double3(State.fx, State.fy, State.fz); }
+        }
+
+        /// <summary>The last tick's containment force; (-0, -0, -0) when the box did not push.</summary>
+        public Double3 Containment
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get { return new Double3(State.cx, State.cy, State.cz); }
+        }
+
+        /// <summary>The point the last tick steered towards (units).</summary>
+        public Double3 Target
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get { return new Double3(State.tx, State.ty, State.tz); }
+        }
+
+        internal Double3 Side
+        {
+            get { return new Double3(State.sx, State.sy, State.sz); }
+            set
+            {
+                State.sx = value.X;
+                State.sy = value.Y;
+                State.sz = value.Z;
+            }
+        }
+
+        internal Double3 Direction
+        {
+            get { return new Double3(State.wx, State.wy, State.wz); }
+            set
+            {
+                State.wx = value.X;
+                State.wy = value.Y;
+                State.wz = value.Z;
+            }
+        }
+
+        internal Double3 SeekPoint
+        {
+            get { return new Double3(State.seekX, State.seekY, State.seekZ); }
+            set
+            {
+                State.seekX = value.X;
+                State.seekY = value.Y;
+                State.seekZ = value.Z;
+            }
+        }
+
+        /// <summary>Ticks steered since the agent was made.</summary>
+        public long Steps
+        {
+            get { return State.steps; }
+        }
+
+        /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>
+        internal void Forget()
+        {
+            for (int j = 0; j < State.noiseCache.Length; j++)
+                State.noiseCache[j] = double.NaN;
+        }
+    }
+
+    /// <summary>One agent's wander state, a WanderAgent's State. A struct, so that the tick's
+    /// stages take it by ref: Mono's JIT reaches a field through a ref with one instruction,
+    /// where an object's field costs a null check too and locals copied in and out cost two.</summary>
+    internal struct AgentState
+    {
+        internal ulong Key; // agent_key(seed_key, Id)
         // Plain doubles, not Double3s: Mono's JIT reads a field of a struct field through an
         // address and a null check each time, which made each tick a third slower.
         internal double hx, hy, hz; // heading (unit)
@@ -428,98 +499,15 @@ namespace Wander3d
         internal ulong noiseKey0, noiseKey1;
         internal double noisePhase0, noisePhase1;
         internal double frequency, interval; // the values the noise phases and seek timer follow
-        internal readonly double[] noiseCache = new double[12]; // the noise curves' cells and gradients
+        internal double[] noiseCache; // the noise curves' cells and gradients
         internal double seekX, seekY, seekZ; // the point sought
         internal double seekTimer;
-        internal long held = -1; // random method: the hold whose direction is in heldDirection
+        internal long held; // random method: the hold whose direction is in heldDirection
         internal double heldX, heldY, heldZ;
         internal long steps; // ticks steered: the agent's own step count
         internal WanderMethod tickMethod; // the method of the last tick (Follow, Reflect)
         internal double usedYaw, usedPitch; // the noise method's target angles of the last tick
         internal double fx, fy, fz, cx, cy, cz, tx, ty, tz; // force, containment, target
-
-        internal WanderAgent(long id, ulong key)
-        {
-            Id = id;
-            Key = key;
-            Forget();
-        }
-
-        /// <summary>Unit vector: where the agent faces (its last Follow).</summary>
-        public Double3 Heading
-        {
-            get { return new Double3(hx, hy, hz); }
-            internal set
-            {
-                hx = value.X;
-                hy = value.Y;
-                hz = value.Z;
-            }
-        }
-
-        /// <summary>The last tick's wander steering force (mass*units/s^2).</summary>
-        public Double3 Force
-        {
-            get { return new Double3(fx, fy, fz); }
-        }
-
-        /// <summary>The last tick's containment force; (-0, -0, -0) when the box did not push.</summary>
-        public Double3 Containment
-        {
-            get { return new Double3(cx, cy, cz); }
-        }
-
-        /// <summary>The point the last tick steered towards (units).</summary>
-        public Double3 Target
-        {
-            get { return new Double3(tx, ty, tz); }
-        }
-
-        internal Double3 Side
-        {
-            get { return new Double3(sx, sy, sz); }
-            set
-            {
-                sx = value.X;
-                sy = value.Y;
-                sz = value.Z;
-            }
-        }
-
-        internal Double3 Direction
-        {
-            get { return new Double3(wx, wy, wz); }
-            set
-            {
-                wx = value.X;
-                wy = value.Y;
-                wz = value.Z;
-            }
-        }
-
-        internal Double3 SeekPoint
-        {
-            get { return new Double3(seekX, seekY, seekZ); }
-            set
-            {
-                seekX = value.X;
-                seekY = value.Y;
-                seekZ = value.Z;
-            }
-        }
-
-        /// <summary>Ticks steered since the agent was made.</summary>
-        public long Steps
-        {
-            get { return steps; }
-        }
-
-        /// <summary>Drop the cached noise gradients (the noise keys changed).</summary>
-        internal void Forget()
-        {
-            for (int j = 0; j < noiseCache.Length; j++)
-                noiseCache[j] = double.NaN;
-        }
     }
 
     /// <summary>A group of identical agents: its name, how many, its parameters.</summary>
@@ -967,6 +955,7 @@ namespace Wander3d
         const double OctaveRatio = 2.0 * 1.0693; // nudged off 2: the lattices never align
 
         /// <summary>splitmix64's finaliser: a bijective, well-mixed hash.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong Mix(ulong x)
         {
             unchecked
@@ -993,12 +982,14 @@ namespace Wander3d
         }
 
         /// <summary>mix(key + n * Golden): the hash behind every draw.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong HashAt(ulong key, long n)
         {
             return unchecked(Mix(key + (ulong)n * Golden));
         }
 
         /// <summary>The draw-th uniform double in [0, 1) of stream key.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static double Uniform(ulong key, long draw)
         {
             return (double)(HashAt(key, draw + 1) >> 11) * Unit;
@@ -1288,6 +1279,92 @@ namespace Wander3d
         }
     }
 
+    /// <summary>What a tick reads of a Wander's parameters, dt and box, and the constants
+    /// derived from them (docs/ports.md, "One step"): made again by Wander.Prepare when one of
+    /// them changed, never per agent. A struct read through a ref, one instruction a field
+    /// under Mono's JIT (an object's field costs a null check more).</summary>
+    internal struct Derived
+    {
+        const double RandomHold = 1.0 / 30.0; // s: the random method's direction is held this long
+        const double PitchSpread = 0.7; // rad: the angle method's pitch spread at vertical 1
+        const double LevelSeconds = 0.14; // s: at most this often the side vector is pulled level
+
+        // What it was made from: the parameters at their version, the box, dt.
+        internal WanderParams Source;
+        internal int Version;
+        internal WanderBox Box;
+        internal double Dt;
+
+        internal WanderMethod Method;
+        internal bool Desired;
+        internal double Distance, Radius, Vertical, MaxSpeed, MaxForce, InverseMass, Frequency, Interval;
+        internal double JitterStep, RateStep, OffsetFade, StopTime, PitchDecay, PitchKick;
+        internal double RandomHolds, RandomGain;
+        internal long LevelMask;
+        // The box (zeros without one, as no containment reads them).
+        internal double Margin, InverseRamp, LowX, LowY, LowZ, HighX, HighY, HighZ;
+
+        internal void Refresh(WanderParams p, WanderBox box, double dt)
+        {
+            if (!(dt > 0.0) || double.IsInfinity(dt))
+                throw new ArgumentOutOfRangeException("dt", dt, "dt must be > 0 seconds");
+            Method = p.Method;
+            Desired = p.Steering == Steering.Desired;
+            Distance = p.Distance;
+            Radius = p.Radius;
+            Vertical = p.Vertical;
+            MaxSpeed = p.MaxSpeed;
+            MaxForce = p.MaxForce;
+            InverseMass = p.InverseMass;
+            Frequency = p.Frequency;
+            Interval = p.Interval;
+            double rootDt = Math.Sqrt(dt);
+            JitterStep = p.Jitter * rootDt;
+            RateStep = p.Rate * rootDt;
+            OffsetFade = DetMath.Exp(-dt * p.Frequency);
+            StopTime = 0.5 * p.Mass / p.MaxForce;
+            // The angle method's pitch walk (engine: kernel.pitch_walk): an Ornstein-Uhlenbeck
+            // walk with a spread of Vertical * PitchSpread rad.
+            double spread = p.Vertical * PitchSpread, rate = p.Rate;
+            if (rate <= 0.0)
+            {
+                PitchDecay = 1.0;
+                PitchKick = 0.0;
+            }
+            else if (spread <= 0.0)
+            {
+                PitchDecay = 0.0;
+                PitchKick = 0.0;
+            }
+            else
+            {
+                PitchDecay = DetMath.Exp(-dt * rate * rate / (6.0 * spread * spread));
+                PitchKick = spread * Math.Sqrt(3.0 * (1.0 - PitchDecay * PitchDecay));
+            }
+            // Random method: which hold a step falls in (its centre, so rounding never splits
+            // a hold), and the white-noise scaling where a step is longer than a hold.
+            RandomHolds = DetMath.Min(1.0, dt / RandomHold);
+            RandomGain = Math.Sqrt(DetMath.Min(1.0, RandomHold / dt));
+            // Pull the side level every 2^k steps, the most within LevelSeconds.
+            long levelSteps = 1;
+            while (2 * levelSteps * dt <= LevelSeconds)
+                levelSteps *= 2;
+            LevelMask = levelSteps - 1;
+            Margin = box == null ? 0.0 : box.Margin;
+            InverseRamp = box == null ? 0.0 : box.InverseRamp;
+            LowX = box == null ? 0.0 : box.LowX;
+            LowY = box == null ? 0.0 : box.LowY;
+            LowZ = box == null ? 0.0 : box.LowZ;
+            HighX = box == null ? 0.0 : box.HighX;
+            HighY = box == null ? 0.0 : box.HighY;
+            HighZ = box == null ? 0.0 : box.HighZ;
+            Source = p;
+            Version = p.version;
+            Box = box;
+            Dt = dt;
+        }
+    }
+
     // ---------------------------------------------------------------- the composable call
     /// <summary>
     /// The wander behaviour of one kind of character: its parameters, a seed and the box (or
@@ -1306,6 +1383,7 @@ namespace Wander3d
 
         WanderParams parameters;
         readonly ulong seedKey;
+        internal Derived derived; // what ticks read of the parameters, dt and box (Prepare)
 
         /// <summary>Seeds every random number of the agents' runs.</summary>
         public readonly uint Seed;
@@ -1400,17 +1478,17 @@ namespace Wander3d
             agent.Heading = start.Vector(row, 2);
             agent.Side = start.Vector(row, 3);
             agent.Direction = start.Vector(row, 4);
-            agent.yaw = start.Number(row, 15);
-            agent.pitch = start.Number(row, 16);
-            agent.noisePhase0 = start.Number(row, 17);
-            agent.noisePhase1 = start.Number(row, 18);
+            agent.State.yaw = start.Number(row, 15);
+            agent.State.pitch = start.Number(row, 16);
+            agent.State.noisePhase0 = start.Number(row, 17);
+            agent.State.noisePhase1 = start.Number(row, 18);
             agent.SeekPoint = new Double3(start.Number(row, 19), start.Number(row, 20), start.Number(row, 21));
-            agent.seekTimer = start.Number(row, 22);
-            agent.noiseKey0 = start.NoiseKey(row, 0);
-            agent.noiseKey1 = start.NoiseKey(row, 1);
-            agent.frequency = parameters.Frequency;
-            agent.interval = parameters.Interval;
-            agent.tickMethod = parameters.Method;
+            agent.State.seekTimer = start.Number(row, 22);
+            agent.State.noiseKey0 = start.NoiseKey(row, 0);
+            agent.State.noiseKey1 = start.NoiseKey(row, 1);
+            agent.State.frequency = parameters.Frequency;
+            agent.State.interval = parameters.Interval;
+            agent.State.tickMethod = parameters.Method;
             return agent;
         }
 
@@ -1424,7 +1502,7 @@ namespace Wander3d
         /// <summary>The agent's spawn stream key (the port's own draws: spawn, method switches).</summary>
         static ulong SpawnKey(WanderAgent agent)
         {
-            return RandomStream.Mix(agent.Key ^ SpawnSalt);
+            return RandomStream.Mix(agent.State.Key ^ SpawnSalt);
         }
 
         void RequireBox(string what)
@@ -1464,15 +1542,15 @@ namespace Wander3d
             bool angle = p.Method == WanderMethod.Angle;
             agent.Heading = heading;
             agent.Side = new Double3(sx, sy, sz);
-            agent.yaw = angle ? yaw : 0.0;
-            agent.pitch = angle ? pitch : 0.0;
+            agent.State.yaw = angle ? yaw : 0.0;
+            agent.State.pitch = angle ? pitch : 0.0;
             // Below 2^63, as the engine draws them: the top bit cleared.
-            agent.noiseKey0 = RandomStream.HashAt(key, 9) & 0x7FFFFFFFFFFFFFFFUL;
-            agent.noiseKey1 = RandomStream.HashAt(key, 10) & 0x7FFFFFFFFFFFFFFFUL;
-            agent.noisePhase0 = RandomStream.Uniform(key, 11) * 1024.0;
-            agent.noisePhase1 = RandomStream.Uniform(key, 12) * 1024.0;
+            agent.State.noiseKey0 = RandomStream.HashAt(key, 9) & 0x7FFFFFFFFFFFFFFFUL;
+            agent.State.noiseKey1 = RandomStream.HashAt(key, 10) & 0x7FFFFFFFFFFFFFFFUL;
+            agent.State.noisePhase0 = RandomStream.Uniform(key, 11) * 1024.0;
+            agent.State.noisePhase1 = RandomStream.Uniform(key, 12) * 1024.0;
             agent.SeekPoint = seekPoint;
-            agent.seekTimer = RandomStream.Uniform(key, 13) * p.Interval;
+            agent.State.seekTimer = RandomStream.Uniform(key, 13) * p.Interval;
             double wx = hx, wy = hy, wz = hz;
             if (angle)
                 Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
@@ -1480,24 +1558,24 @@ namespace Wander3d
             {
                 double noisePitch;
                 double noiseYaw = Frame.NoiseAngles(
-                    agent.noiseKey0,
-                    agent.noiseKey1,
-                    agent.noisePhase0,
-                    agent.noisePhase1,
+                    agent.State.noiseKey0,
+                    agent.State.noiseKey1,
+                    agent.State.noisePhase0,
+                    agent.State.noisePhase1,
                     0.0,
                     p.Vertical,
                     0.0,
                     0.0,
-                    agent.noiseCache,
+                    agent.State.noiseCache,
                     0,
                     out noisePitch
                 );
                 Frame.DirectionFromAngles(noiseYaw, noisePitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
             }
             agent.Direction = new Double3(wx, wy, wz);
-            agent.frequency = p.Frequency;
-            agent.interval = p.Interval;
-            agent.tickMethod = p.Method;
+            agent.State.frequency = p.Frequency;
+            agent.State.interval = p.Interval;
+            agent.State.tickMethod = p.Method;
         }
 
         // ------------------------------------------------------------ one tick
@@ -1508,151 +1586,175 @@ namespace Wander3d
         /// steering) and agent.Containment ((-0, -0, -0) when the box does not push): their
         /// sum is wander3d's blended force exactly. Counts the agent's step.
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Steer(WanderAgent agent, Double3 position, Double3 velocity, double dt)
         {
+            Prepare(dt);
+            SteerCore(ref agent.State, ref position, ref velocity, dt);
+        }
+
+        /// <summary>Make `derived` current for the parameters, dt and the box (compared with
+        /// what it was made from: a cheap test, so each Steer calls it), and require a box for
+        /// seek: what SteerCore and FollowCore assume.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void Prepare(double dt)
+        {
             WanderParams p = parameters;
-            if (p.stale || dt != p.derivedDt)
-                p.Refresh(dt);
-            WanderMethod method = p.Method;
-            WanderBox box = Box;
-            if (box == null && method == WanderMethod.Seek)
+            if (p.version != derived.Version || (object)p != derived.Source || Box != derived.Box || dt != derived.Dt)
+                derived.Refresh(p, Box, dt);
+            if (Box == null && p.Method == WanderMethod.Seek)
                 RequireBox("The seek method");
-            long step = agent.steps;
-            ulong key = RandomStream.StreamKey(agent.Key, step);
-            double distance = p.Distance, radius = p.Radius, vertical = p.Vertical;
-            double px = position.X, py = position.Y, pz = position.Z;
-            double vx = velocity.X, vy = velocity.Y, vz = velocity.Z;
-            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
+        }
+
+        /// <summary>Steer on an agent's state (Prepare(dt) done). Fields are used where they
+        /// are, through refs, and not copied into locals: Mono's JIT keeps no double in a
+        /// register, so a copy only adds a store and a load.</summary>
+        internal void SteerCore(ref AgentState a, ref Double3 position, ref Double3 velocity, double dt)
+        {
+            ref Derived k = ref derived;
+            WanderMethod method = k.Method;
+            long step = a.steps;
+            ulong key = RandomStream.StreamKey(a.Key, step);
 
             // 1. Containment, per axis: + pushes towards high, - towards low.
             double ix = 0.0, iy = 0.0, iz = 0.0;
-            double margin = 0.0, lox = 0.0, loy = 0.0, loz = 0.0, hix = 0.0, hiy = 0.0, hiz = 0.0;
-            if (box != null)
+            double margin = k.Margin;
+            if (margin > 0.0)
             {
-                margin = box.Margin;
-                lox = box.LowX;
-                loy = box.LowY;
-                loz = box.LowZ;
-                hix = box.HighX;
-                hiy = box.HighY;
-                hiz = box.HighZ;
-                if (margin > 0.0)
+                double stopTime = k.StopTime, inverseRamp = k.InverseRamp;
+                double vx = velocity.X, vy = velocity.Y, vz = velocity.Z;
+                double aheadX = position.X + vx * (Lookahead + Math.Abs(vx) * stopTime);
+                double aheadY = position.Y + vy * (Lookahead + Math.Abs(vy) * stopTime);
+                double aheadZ = position.Z + vz * (Lookahead + Math.Abs(vz) * stopTime);
+                // The kernel's min(1, max(0, t)), written out as its first-argument-on-ties
+                // comparisons (t > 0 ? min(t, 1) : +0): DetMath's calls, inlined, take Mono's
+                // JIT twice the instructions.
+                double t;
+                if (a.hx < 0.0)
                 {
-                    double stopTime = p.StopTime, inverseRamp = box.InverseRamp;
-                    double aheadX = px + vx * (Lookahead + Math.Abs(vx) * stopTime);
-                    double aheadY = py + vy * (Lookahead + Math.Abs(vy) * stopTime);
-                    double aheadZ = pz + vz * (Lookahead + Math.Abs(vz) * stopTime);
-                    if (hx < 0.0)
-                        ix = DetMath.Min(1.0, DetMath.Max(0.0, (lox + margin - aheadX) * inverseRamp));
-                    else if (hx > 0.0)
-                        ix = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadX - (hix - margin)) * inverseRamp));
-                    if (hy < 0.0)
-                        iy = DetMath.Min(1.0, DetMath.Max(0.0, (loy + margin - aheadY) * inverseRamp));
-                    else if (hy > 0.0)
-                        iy = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadY - (hiy - margin)) * inverseRamp));
-                    if (hz < 0.0)
-                        iz = DetMath.Min(1.0, DetMath.Max(0.0, (loz + margin - aheadZ) * inverseRamp));
-                    else if (hz > 0.0)
-                        iz = -DetMath.Min(1.0, DetMath.Max(0.0, (aheadZ - (hiz - margin)) * inverseRamp));
+                    t = (k.LowX + margin - aheadX) * inverseRamp;
+                    ix = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+                }
+                else if (a.hx > 0.0)
+                {
+                    t = (aheadX - (k.HighX - margin)) * inverseRamp;
+                    ix = -(t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0);
+                }
+                if (a.hy < 0.0)
+                {
+                    t = (k.LowY + margin - aheadY) * inverseRamp;
+                    iy = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+                }
+                else if (a.hy > 0.0)
+                {
+                    t = (aheadY - (k.HighY - margin)) * inverseRamp;
+                    iy = -(t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0);
+                }
+                if (a.hz < 0.0)
+                {
+                    t = (k.LowZ + margin - aheadZ) * inverseRamp;
+                    iz = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+                }
+                else if (a.hz > 0.0)
+                {
+                    t = (aheadZ - (k.HighZ - margin)) * inverseRamp;
+                    iz = -(t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0);
                 }
             }
-            double weight = DetMath.Max(Math.Abs(ix), DetMath.Max(Math.Abs(iy), Math.Abs(iz)));
+            // max(|ix|, max(|iy|, |iz|)), the same way.
+            double ay = Math.Abs(iy), az = Math.Abs(iz);
+            double weight = az > ay ? az : ay, ax = Math.Abs(ix);
+            weight = weight > ax ? weight : ax;
 
             // 2. The wander target.
             double tx, ty, tz;
             if (method == WanderMethod.Seek)
             {
-                if (p.Interval != agent.interval)
+                if (k.Interval != a.interval)
                 {
                     // A shorter interval applies now, not after the current (longer) countdown.
-                    agent.seekTimer = DetMath.Min(agent.seekTimer, p.Interval);
-                    agent.interval = p.Interval;
+                    a.seekTimer = DetMath.Min(a.seekTimer, k.Interval);
+                    a.interval = k.Interval;
                 }
-                agent.seekTimer -= dt;
-                if (agent.seekTimer <= 0.0)
+                a.seekTimer -= dt;
+                if (a.seekTimer <= 0.0)
                 {
-                    agent.SeekPoint = new Double3(
-                        lox + margin + RandomStream.Uniform(key, 0) * (hix - lox - 2 * margin),
-                        loy + margin + RandomStream.Uniform(key, 1) * (hiy - loy - 2 * margin),
-                        loz + margin + RandomStream.Uniform(key, 2) * (hiz - loz - 2 * margin)
-                    );
-                    agent.seekTimer += p.Interval;
+                    a.seekX = k.LowX + margin + RandomStream.Uniform(key, 0) * (k.HighX - k.LowX - 2 * margin);
+                    a.seekY = k.LowY + margin + RandomStream.Uniform(key, 1) * (k.HighY - k.LowY - 2 * margin);
+                    a.seekZ = k.LowZ + margin + RandomStream.Uniform(key, 2) * (k.HighZ - k.LowZ - 2 * margin);
+                    a.seekTimer += k.Interval;
                 }
-                tx = agent.seekX;
-                ty = agent.seekY;
-                tz = agent.seekZ;
+                tx = a.seekX;
+                ty = a.seekY;
+                tz = a.seekZ;
             }
             else
             {
-                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
-                double wx = agent.wx, wy = agent.wy, wz = agent.wz;
-                double yaw = agent.yaw, pitch = agent.pitch;
-                double usedYaw = 0.0, usedPitch = 0.0; // the noise method's target angles
+                double ux, uy, uz; // a draw in the unit ball (sphere, random): one set of locals, zeroed once by the JIT
                 if (method == WanderMethod.Sphere)
                 {
-                    double ux, uy, uz;
                     RandomStream.InUnitBall(key, out ux, out uy, out uz);
-                    double qx = wx * radius + ux * p.JitterStep;
-                    double qy = wy * radius + uy * p.JitterStep * vertical;
-                    double qz = wz * radius + uz * p.JitterStep;
+                    double qx = a.wx * k.Radius + ux * k.JitterStep;
+                    double qy = a.wy * k.Radius + uy * k.JitterStep * k.Vertical;
+                    double qz = a.wz * k.Radius + uz * k.JitterStep;
                     double q = Math.Sqrt(qx * qx + qy * qy + qz * qz);
                     // The point can reach the centre only if jitter*sqrt(dt) >= radius.
-                    if (q > 1e-9 * radius)
+                    if (q > 1e-9 * k.Radius)
                     {
                         double inverse = 1.0 / q;
-                        wx = qx * inverse;
-                        wy = qy * inverse;
-                        wz = qz * inverse;
+                        a.wx = qx * inverse;
+                        a.wy = qy * inverse;
+                        a.wz = qz * inverse;
                     }
                 }
                 else if (method == WanderMethod.Angle)
                 {
-                    yaw += (2.0 * RandomStream.Uniform(key, 0) - 1.0) * p.RateStep;
-                    pitch = pitch * p.PitchDecay + (2.0 * RandomStream.Uniform(key, 1) - 1.0) * p.PitchKick;
+                    double yaw = a.yaw + (2.0 * RandomStream.Uniform(key, 0) - 1.0) * k.RateStep;
+                    double pitch = a.pitch * k.PitchDecay + (2.0 * RandomStream.Uniform(key, 1) - 1.0) * k.PitchKick;
                     if (yaw >= Frame.Pi || yaw < -Frame.Pi)
                         yaw = DetMath.FloorMod(yaw + Frame.Pi, 2.0 * Frame.Pi) - Frame.Pi;
-                    pitch = Frame.ReflectPitch(pitch);
-                    Frame.DirectionFromAngles(yaw, pitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+                    a.yaw = yaw;
+                    a.pitch = Frame.ReflectPitch(pitch);
+                    Frame.DirectionFromAngles(a.yaw, a.pitch, a.hx, a.hy, a.hz, a.sx, a.sy, a.sz, out a.wx, out a.wy, out a.wz);
                 }
                 else if (method == WanderMethod.Noise)
                 {
-                    if (p.Frequency != agent.frequency)
+                    if (k.Frequency != a.frequency)
                     {
                         // The noise coordinate is time * frequency: keep it where it is, or a
                         // new frequency would move the agent to an unrelated point of its curves.
-                        double shift = (step * dt) * (agent.frequency - p.Frequency);
-                        agent.noisePhase0 += shift;
-                        agent.noisePhase1 += shift;
-                        agent.frequency = p.Frequency;
+                        double shift = (step * dt) * (a.frequency - k.Frequency);
+                        a.noisePhase0 += shift;
+                        a.noisePhase1 += shift;
+                        a.frequency = k.Frequency;
                     }
                     // Offsets from wall turns fade, so the agent returns to its own curve.
-                    yaw *= p.OffsetFade;
-                    pitch *= p.OffsetFade;
-                    usedYaw = Frame.NoiseAngles(
-                        agent.noiseKey0,
-                        agent.noiseKey1,
-                        agent.noisePhase0,
-                        agent.noisePhase1,
-                        step * dt * p.Frequency,
-                        vertical,
-                        yaw,
-                        pitch,
-                        agent.noiseCache,
+                    a.yaw *= k.OffsetFade;
+                    a.pitch *= k.OffsetFade;
+                    a.usedYaw = Frame.NoiseAngles(
+                        a.noiseKey0,
+                        a.noiseKey1,
+                        a.noisePhase0,
+                        a.noisePhase1,
+                        step * dt * k.Frequency,
+                        k.Vertical,
+                        a.yaw,
+                        a.pitch,
+                        a.noiseCache,
                         0,
-                        out usedPitch
+                        out a.usedPitch
                     );
-                    Frame.DirectionFromAngles(usedYaw, usedPitch, hx, hy, hz, sx, sy, sz, out wx, out wy, out wz);
+                    Frame.DirectionFromAngles(a.usedYaw, a.usedPitch, a.hx, a.hy, a.hz, a.sx, a.sy, a.sz, out a.wx, out a.wy, out a.wz);
                 }
                 else
                 {
                     // Random: a fresh uniform direction every RandomHold s.
-                    long hold = (long)((step + 0.5) * p.RandomHolds);
-                    if (hold != agent.held)
+                    long hold = (long)((step + 0.5) * k.RandomHolds);
+                    if (hold != a.held)
                     {
-                        agent.held = hold;
-                        double ux, uy, uz;
-                        RandomStream.InUnitBall(RandomStream.StreamKey(agent.Key, hold), out ux, out uy, out uz);
-                        uy *= vertical;
+                        a.held = hold;
+                        RandomStream.InUnitBall(RandomStream.StreamKey(a.Key, hold), out ux, out uy, out uz);
+                        uy *= k.Vertical;
                         double u = Math.Sqrt(ux * ux + uy * uy + uz * uz);
                         if (u < 1e-9)
                         {
@@ -1662,59 +1764,39 @@ namespace Wander3d
                             uz = 0.0;
                             u = 1.0;
                         }
-                        double gain = p.RandomGain / u;
-                        agent.heldX = ux * gain;
-                        agent.heldY = uy * gain;
-                        agent.heldZ = uz * gain;
+                        double gain = k.RandomGain / u;
+                        a.heldX = ux * gain;
+                        a.heldY = uy * gain;
+                        a.heldZ = uz * gain;
                     }
-                    wx = agent.heldX;
-                    wy = agent.heldY;
-                    wz = agent.heldZ;
+                    a.wx = a.heldX;
+                    a.wy = a.heldY;
+                    a.wz = a.heldZ;
                 }
                 // Turn the target inward on axes heading into a wall, so the agent does not
                 // head straight back out; a mirror keeps it on the sphere.
-                bool turned = false;
-                if ((ix > 0.0 && wx < 0.0) || (ix < 0.0 && wx > 0.0))
+                if (weight > 0.0 && TurnInward(ref a, ix, iy, iz))
                 {
-                    wx = -wx;
-                    turned = true;
+                    if (method == WanderMethod.Angle)
+                        a.yaw = Frame.AnglesFromDirection(a.wx, a.wy, a.wz, a.hx, a.hy, a.hz, a.sx, a.sy, a.sz, out a.pitch);
+                    else if (method == WanderMethod.Noise)
+                    {
+                        // Shift the noise curves so they continue from the turned target.
+                        double turnedPitch;
+                        double turnedYaw = Frame.AnglesFromDirection(a.wx, a.wy, a.wz, a.hx, a.hy, a.hz, a.sx, a.sy, a.sz, out turnedPitch);
+                        a.yaw = Frame.ShiftOffsets(a.yaw, a.pitch, turnedYaw - a.usedYaw, turnedPitch - a.usedPitch, out a.pitch);
+                        a.usedYaw = turnedYaw;
+                        a.usedPitch = turnedPitch;
+                    }
                 }
-                if ((iy > 0.0 && wy < 0.0) || (iy < 0.0 && wy > 0.0))
-                {
-                    wy = -wy;
-                    turned = true;
-                }
-                if ((iz > 0.0 && wz < 0.0) || (iz < 0.0 && wz > 0.0))
-                {
-                    wz = -wz;
-                    turned = true;
-                }
-                if (turned && method == WanderMethod.Angle)
-                    yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
-                else if (turned && method == WanderMethod.Noise)
-                {
-                    // Shift the noise curves so they continue from the turned target.
-                    double turnedPitch;
-                    double turnedYaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out turnedPitch);
-                    yaw = Frame.ShiftOffsets(yaw, pitch, turnedYaw - usedYaw, turnedPitch - usedPitch, out pitch);
-                    usedYaw = turnedYaw;
-                    usedPitch = turnedPitch;
-                }
-                tx = px + hx * distance + wx * radius;
-                ty = py + hy * distance + wy * radius;
-                tz = pz + hz * distance + wz * radius;
-                agent.wx = wx;
-                agent.wy = wy;
-                agent.wz = wz;
-                agent.yaw = yaw;
-                agent.pitch = pitch;
-                agent.usedYaw = usedYaw;
-                agent.usedPitch = usedPitch;
+                tx = position.X + a.hx * k.Distance + a.wx * k.Radius;
+                ty = position.Y + a.hy * k.Distance + a.wy * k.Radius;
+                tz = position.Z + a.hz * k.Distance + a.wz * k.Radius;
             }
 
             // 3. Steering; containment apart (its sum with the force is the engine's blend).
-            double dx = tx - px, dy = ty - py, dz = tz - pz;
-            if (p.Steering == Steering.Desired)
+            double dx = tx - position.X, dy = ty - position.Y, dz = tz - position.Z;
+            if (k.Desired)
             {
                 double d = Math.Sqrt(dx * dx + dy * dy + dz * dz);
                 if (d > Tiny)
@@ -1726,39 +1808,61 @@ namespace Wander3d
                 }
                 else
                 {
-                    dx = hx;
-                    dy = hy;
-                    dz = hz;
+                    dx = a.hx;
+                    dy = a.hy;
+                    dz = a.hz;
                 }
-                double maxSpeed = p.MaxSpeed;
-                dx = dx * maxSpeed - vx;
-                dy = dy * maxSpeed - vy;
-                dz = dz * maxSpeed - vz;
+                double maxSpeed = k.MaxSpeed;
+                dx = dx * maxSpeed - velocity.X;
+                dy = dy * maxSpeed - velocity.Y;
+                dz = dz * maxSpeed - velocity.Z;
             }
-            dy *= vertical;
+            dy *= k.Vertical;
             double keep = 1.0 - weight;
-            // Written field by field: Mono's JIT copies a constructed struct once more.
-            agent.fx = dx * keep;
-            agent.fy = dy * keep;
-            agent.fz = dz * keep;
+            a.fx = dx * keep;
+            a.fy = dy * keep;
+            a.fz = dz * keep;
             if (weight > 0.0)
             {
-                double c = p.MaxForce * weight / Math.Sqrt(ix * ix + iy * iy + iz * iz);
-                agent.cx = ix * c;
-                agent.cy = iy * c;
-                agent.cz = iz * c;
+                double c = k.MaxForce * weight / Math.Sqrt(ix * ix + iy * iy + iz * iz);
+                a.cx = ix * c;
+                a.cy = iy * c;
+                a.cz = iz * c;
             }
             else
             {
-                agent.cx = -0.0;
-                agent.cy = -0.0;
-                agent.cz = -0.0;
+                a.cx = -0.0;
+                a.cy = -0.0;
+                a.cz = -0.0;
             }
-            agent.tx = tx;
-            agent.ty = ty;
-            agent.tz = tz;
-            agent.tickMethod = method;
-            agent.steps = step + 1;
+            a.tx = tx;
+            a.ty = ty;
+            a.tz = tz;
+            a.tickMethod = method;
+            a.steps = step + 1;
+        }
+
+        /// <summary>The target's direction turned inward on the axes where the containment
+        /// pushes (ix, iy, iz) and it points out; whether any was.</summary>
+        static bool TurnInward(ref AgentState a, double ix, double iy, double iz)
+        {
+            bool turned = false;
+            if ((ix > 0.0 && a.wx < 0.0) || (ix < 0.0 && a.wx > 0.0))
+            {
+                a.wx = -a.wx;
+                turned = true;
+            }
+            if ((iy > 0.0 && a.wy < 0.0) || (iy < 0.0 && a.wy > 0.0))
+            {
+                a.wy = -a.wy;
+                turned = true;
+            }
+            if ((iz > 0.0 && a.wz < 0.0) || (iz < 0.0 && a.wz > 0.0))
+            {
+                a.wz = -a.wz;
+                turned = true;
+            }
+            return turned;
         }
 
         /// <summary>
@@ -1777,46 +1881,61 @@ namespace Wander3d
             out Double3 heading
         )
         {
-            double maxForce = parameters.MaxForce, maxSpeed = parameters.MaxSpeed;
-            double fx = force.X, fy = force.Y, fz = force.Z;
-            // Lengths compared squared: within the limits, no square root or division.
-            double f2 = fx * fx + fy * fy + fz * fz;
+            return IntegrateCore(ref position, ref velocity, ref force, parameters.MaxForce, parameters.MaxSpeed, parameters.InverseMass, dt, out heading);
+        }
+
+        /// <summary>Integrate with the parameters' values given (the hosted flock's from its
+        /// derived constants).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static bool IntegrateCore(
+            ref Double3 position,
+            ref Double3 velocity,
+            ref Double3 force,
+            double maxForce,
+            double maxSpeed,
+            double inverseMass,
+            double dt,
+            out Double3 heading
+        )
+        {
+            // In place (force is the caller's scratch), each value computed as the kernel
+            // does. Lengths compared squared: within the limits, no square root or division.
+            double f2 = force.X * force.X + force.Y * force.Y + force.Z * force.Z;
             if (f2 > maxForce * maxForce)
             {
                 double scale = maxForce / Math.Sqrt(f2);
-                fx = fx * scale;
-                fy = fy * scale;
-                fz = fz * scale;
+                force.X = force.X * scale;
+                force.Y = force.Y * scale;
+                force.Z = force.Z * scale;
             }
-            double accel = parameters.InverseMass * dt;
-            double vx = velocity.X + fx * accel;
-            double vy = velocity.Y + fy * accel;
-            double vz = velocity.Z + fz * accel;
-            double speed2 = vx * vx + vy * vy + vz * vz;
+            double accel = inverseMass * dt;
+            velocity.X = velocity.X + force.X * accel;
+            velocity.Y = velocity.Y + force.Y * accel;
+            velocity.Z = velocity.Z + force.Z * accel;
+            double speed2 = velocity.X * velocity.X + velocity.Y * velocity.Y + velocity.Z * velocity.Z;
             bool moving = speed2 > 1e-18;
-            double nx = 0.0, ny = 0.0, nz = 0.0;
             if (moving)
             {
                 double inverse = 1.0 / Math.Sqrt(speed2);
-                nx = vx * inverse;
-                ny = vy * inverse;
-                nz = vz * inverse;
+                heading.X = velocity.X * inverse;
+                heading.Y = velocity.Y * inverse;
+                heading.Z = velocity.Z * inverse;
                 if (speed2 > maxSpeed * maxSpeed)
                 {
-                    vx = nx * maxSpeed;
-                    vy = ny * maxSpeed;
-                    vz = nz * maxSpeed;
+                    velocity.X = heading.X * maxSpeed;
+                    velocity.Y = heading.Y * maxSpeed;
+                    velocity.Z = heading.Z * maxSpeed;
                 }
             }
-            velocity.X = vx;
-            velocity.Y = vy;
-            velocity.Z = vz;
-            position.X += vx * dt;
-            position.Y += vy * dt;
-            position.Z += vz * dt;
-            heading.X = nx;
-            heading.Y = ny;
-            heading.Z = nz;
+            else
+            {
+                heading.X = 0.0;
+                heading.Y = 0.0;
+                heading.Z = 0.0;
+            }
+            position.X += velocity.X * dt;
+            position.Y += velocity.Y * dt;
+            position.Z += velocity.Z * dt;
             return moving;
         }
 
@@ -1825,46 +1944,47 @@ namespace Wander3d
         /// with it (parallel transport; the side pulled level on level steps). Call it every
         /// tick the agent moved, after Steer.
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Follow(WanderAgent agent, Double3 heading)
         {
-            double nx = heading.X, ny = heading.Y, nz = heading.Z;
-            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
-            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
-            WanderMethod method = agent.tickMethod;
+            FollowCore(ref agent.State, heading.X, heading.Y, heading.Z);
+        }
+
+        /// <summary>Follow on an agent's state, to the unit heading (nx, ny, nz).</summary>
+        internal void FollowCore(ref AgentState a, double nx, double ny, double nz)
+        {
+            WanderMethod method = a.tickMethod;
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
-                double sx = agent.sx, sy = agent.sy, sz = agent.sz;
-                Frame.TransportPair(ref sx, ref sy, ref sz, ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
+                Frame.TransportPair(ref a.sx, ref a.sy, ref a.sz, ref a.wx, ref a.wy, ref a.wz, a.hx, a.hy, a.hz, nx, ny, nz);
                 // Pull the side level (same sign, so it never flips): fully for a level
                 // heading, less towards vertical, where the level side swings fast.
                 double level2 = nx * nx + nz * nz;
-                if (((agent.steps - 1) & parameters.LevelMask) == 0 && level2 > 1e-12)
+                if (((a.steps - 1) & derived.LevelMask) == 0 && level2 > 1e-12)
                 {
                     double inverse = 1.0 / Math.Sqrt(level2);
                     double lx = -nz * inverse, lz = nx * inverse;
-                    if (lx * sx + lz * sz < 0.0)
+                    if (lx * a.sx + lz * a.sz < 0.0)
                     {
                         lx = -lx;
                         lz = -lz;
                     }
-                    sx += level2 * (lx - sx);
-                    sy -= level2 * sy;
-                    sz += level2 * (lz - sz);
-                    inverse = 1.0 / Math.Sqrt(sx * sx + sy * sy + sz * sz);
-                    sx = sx * inverse;
-                    sy = sy * inverse;
-                    sz = sz * inverse;
+                    a.sx += level2 * (lx - a.sx);
+                    a.sy -= level2 * a.sy;
+                    a.sz += level2 * (lz - a.sz);
+                    inverse = 1.0 / Math.Sqrt(a.sx * a.sx + a.sy * a.sy + a.sz * a.sz);
+                    a.sx = a.sx * inverse;
+                    a.sy = a.sy * inverse;
+                    a.sz = a.sz * inverse;
                 }
-                agent.sx = sx;
-                agent.sy = sy;
-                agent.sz = sz;
             }
-            else
-                Frame.Transport(ref wx, ref wy, ref wz, hx, hy, hz, nx, ny, nz);
-            agent.wx = wx;
-            agent.wy = wy;
-            agent.wz = wz;
-            agent.Heading = heading;
+            else if (method != WanderMethod.Seek)
+                Frame.Transport(ref a.wx, ref a.wy, ref a.wz, a.hx, a.hy, a.hz, nx, ny, nz);
+            // (Seek's target is its point: nothing reads its wander direction until a switch
+            // away from seek sets it afresh, as the engine's does, so it is not carried.)
+            a.hx = nx;
+            a.hy = ny;
+            a.hz = nz;
         }
 
         // ------------------------------------------------------------ switching and drawing
@@ -1885,13 +2005,13 @@ namespace Wander3d
             if (method == WanderMethod.Seek)
                 RequireBox("The seek method");
             double px = position.X, py = position.Y, pz = position.Z;
-            double hx = agent.hx, hy = agent.hy, hz = agent.hz;
-            double wx = agent.wx, wy = agent.wy, wz = agent.wz;
+            double hx = agent.State.hx, hy = agent.State.hy, hz = agent.State.hz;
+            double wx = agent.State.wx, wy = agent.State.wy, wz = agent.State.wz;
             if (previous == WanderMethod.Seek)
             {
-                wx = agent.seekX - (px + hx * p.Distance);
-                wy = agent.seekY - (py + hy * p.Distance);
-                wz = agent.seekZ - (pz + hz * p.Distance);
+                wx = agent.State.seekX - (px + hx * p.Distance);
+                wy = agent.State.seekY - (py + hy * p.Distance);
+                wz = agent.State.seekZ - (pz + hz * p.Distance);
             }
             double w = Math.Sqrt(wx * wx + wy * wy + wz * wz);
             if (w > Tiny)
@@ -1907,7 +2027,7 @@ namespace Wander3d
                 wz = hz;
             }
             agent.Direction = new Double3(wx, wy, wz);
-            ulong key = RandomStream.StreamKey(SpawnKey(agent), agent.steps);
+            ulong key = RandomStream.StreamKey(SpawnKey(agent), agent.State.steps);
             if (method == WanderMethod.Angle || method == WanderMethod.Noise)
             {
                 double sx, sy, sz, pitch;
@@ -1916,32 +2036,32 @@ namespace Wander3d
                 double yaw = Frame.AnglesFromDirection(wx, wy, wz, hx, hy, hz, sx, sy, sz, out pitch);
                 if (method == WanderMethod.Angle)
                 {
-                    agent.yaw = yaw;
-                    agent.pitch = pitch;
+                    agent.State.yaw = yaw;
+                    agent.State.pitch = pitch;
                 }
                 else
                 {
-                    agent.noiseKey0 = RandomStream.HashAt(key, 1) & 0x7FFFFFFFFFFFFFFFUL;
-                    agent.noiseKey1 = RandomStream.HashAt(key, 2) & 0x7FFFFFFFFFFFFFFFUL;
-                    agent.noisePhase0 = RandomStream.Uniform(key, 3) * 1024.0;
-                    agent.noisePhase1 = RandomStream.Uniform(key, 4) * 1024.0;
-                    agent.frequency = p.Frequency;
+                    agent.State.noiseKey0 = RandomStream.HashAt(key, 1) & 0x7FFFFFFFFFFFFFFFUL;
+                    agent.State.noiseKey1 = RandomStream.HashAt(key, 2) & 0x7FFFFFFFFFFFFFFFUL;
+                    agent.State.noisePhase0 = RandomStream.Uniform(key, 3) * 1024.0;
+                    agent.State.noisePhase1 = RandomStream.Uniform(key, 4) * 1024.0;
+                    agent.State.frequency = p.Frequency;
                     agent.Forget();
                     double curvePitch;
                     double curveYaw = Frame.NoiseAngles(
-                        agent.noiseKey0,
-                        agent.noiseKey1,
-                        agent.noisePhase0,
-                        agent.noisePhase1,
-                        agent.steps * dt * p.Frequency,
+                        agent.State.noiseKey0,
+                        agent.State.noiseKey1,
+                        agent.State.noisePhase0,
+                        agent.State.noisePhase1,
+                        agent.State.steps * dt * p.Frequency,
                         p.Vertical,
                         0.0,
                         0.0,
-                        agent.noiseCache,
+                        agent.State.noiseCache,
                         0,
                         out curvePitch
                     );
-                    agent.yaw = Frame.ShiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch, out agent.pitch);
+                    agent.State.yaw = Frame.ShiftOffsets(0.0, 0.0, yaw - curveYaw, pitch - curvePitch, out agent.State.pitch);
                 }
             }
             else if (method == WanderMethod.Seek)
@@ -1956,11 +2076,11 @@ namespace Wander3d
                     DetMath.Min(box.Max.Y - m, DetMath.Max(box.Min.Y + m, shown.Y)),
                     DetMath.Min(box.Max.Z - m, DetMath.Max(box.Min.Z + m, shown.Z))
                 );
-                agent.seekTimer = RandomStream.Uniform(key, 5) * p.Interval;
-                agent.interval = p.Interval;
+                agent.State.seekTimer = RandomStream.Uniform(key, 5) * p.Interval;
+                agent.State.interval = p.Interval;
             }
-            agent.held = -1;
-            agent.tickMethod = method;
+            agent.State.held = -1;
+            agent.State.tickMethod = method;
         }
 
         /// <summary>The target as it stands now, for drawing: the seek point, or the agent's
@@ -2253,27 +2373,33 @@ namespace Wander3d
         public void Advance(int steps)
         {
             double dt = Dt;
+            for (int g = 0; g < Groups.Length; g++)
+                Groups[g].Wander.Prepare(dt);
             WanderBox box = Box;
+            WanderAgent[] agents = Agents;
+            Double3[] position = Position, velocity = Velocity;
             for (int i = 0; i < Count; i++)
-            {
-                Wander wander = Groups[GroupOf[i]].Wander;
-                WanderAgent agent = Agents[i];
-                Double3 position = Position[i], velocity = Velocity[i];
-                for (int s = 0; s < steps; s++)
-                {
-                    wander.Steer(agent, position, velocity, dt);
-                    Double3 force, heading;
-                    force.X = agent.fx + agent.cx;
-                    force.Y = agent.fy + agent.cy;
-                    force.Z = agent.fz + agent.cz;
-                    if (Wander.Integrate(ref position, ref velocity, force, wander.Params, dt, out heading))
-                        wander.Follow(agent, heading);
-                    box.Reflect(agent, ref position, ref velocity);
-                }
-                Position[i] = position;
-                Velocity[i] = velocity;
-            }
+                Tick(Groups[GroupOf[i]].Wander, box, ref agents[i].State, ref position[i], ref velocity[i], dt, steps);
             StepCount += steps;
+        }
+
+        /// <summary>An agent's steps: the composable call's tick, steps times, each stage on
+        /// the agent's state by ref (Integrate and Reflect inlined). The constants come from
+        /// the Wander's Derived, made current by Advance's Prepare: no edit comes between.</summary>
+        static void Tick(Wander wander, WanderBox box, ref AgentState a, ref Double3 position, ref Double3 velocity, double dt, int steps)
+        {
+            ref Derived k = ref wander.derived;
+            Double3 force, heading;
+            for (int s = 0; s < steps; s++)
+            {
+                wander.SteerCore(ref a, ref position, ref velocity, dt);
+                force.X = a.fx + a.cx;
+                force.Y = a.fy + a.cy;
+                force.Z = a.fz + a.cz;
+                if (Wander.IntegrateCore(ref position, ref velocity, ref force, k.MaxForce, k.MaxSpeed, k.InverseMass, dt, out heading))
+                    wander.FollowCore(ref a, heading.X, heading.Y, heading.Z);
+                box.Reflect(ref a, ref position, ref velocity);
+            }
         }
     }
 }

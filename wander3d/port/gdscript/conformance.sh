@@ -29,12 +29,15 @@ fi
 
 build="$here/build"
 mkdir -p "$build"
-# An empty project for Godot to run the script in, without log files.
-printf '%s\n' 'config_version=4' '' '[logging]' '' 'file_logging/enable_file_logging=false' \
-    >"$build/project.godot"
 out="$(mktemp "$build/out.XXXXXX")"
 log="$(mktemp "$build/log.XXXXXX")"
-trap 'rm -f "$out" "$log"' EXIT
+project="$build/.project.$$.godot"
+trap 'rm -f "$out" "$log" "$project"' EXIT
+# An empty project for Godot to run the script in, without log files; written aside and moved
+# into place, so that two checks at once (both modes) never read a half-written one.
+printf '%s\n' 'config_version=4' '' '[logging]' '' 'file_logging/enable_file_logging=false' \
+    >"$project"
+mv -f "$project" "$build/project.godot"
 
 "$godot" --no-window --path "$build" -s "$here/$driver" "$1" "$2" "$out" >"$log" 2>&1
 status=$?

@@ -625,7 +625,9 @@ class WanderMath:
 
 
 ## One kind of character's parameters (a group of the scene). Change any of them at any time:
-## what depends on them is recomputed at the next step.
+## what depends on them is recomputed at the next step. As in wander3d's app, a new frequency
+## keeps each noise agent where it is on its curves, and a new interval shortens a longer seek
+## countdown at once.
 class WanderParams:
 	var method := "sphere"  # sphere | angle | noise | seek | random
 	var steering := "force"  # force: the vector to the target; desired: velocity towards it
@@ -693,6 +695,10 @@ class WanderAgent:
 	]
 	var seek_point := [0.0, 0.0, 0.0]  # the seek method's point and seconds until the next
 	var seek_timer := 0.0
+	# The params' frequency the noise phases follow and interval the seek timer follows: a
+	# steer that finds others carries the phases and the timer over (see Wander.steer).
+	var frequency := 0.3
+	var interval := 4.0
 	var held := -1  # the random method's hold (-1: none yet) and its direction
 	var held_direction := [0.0, 0.0, 0.0]
 	# The last steer's outputs.
@@ -861,6 +867,8 @@ class Wander extends WanderMath:
 		one.noise_keys = record.noise_keys.duplicate()
 		one.seek_point = record.seek_point.duplicate()
 		one.seek_timer = record.seek_timer
+		one.frequency = params.frequency
+		one.interval = params.interval
 		return one
 
 	# Steps 3-6 of the start: side, angles, noise curves, seek timer, wander direction.
@@ -876,6 +884,8 @@ class Wander extends WanderMath:
 			one.noise_keys[j] = mix(k + (9 + j) * _GOLDEN) & _LOW63
 			one.noise_phase[j] = uniform(k, 11 + j) * 1024.0
 		one.seek_timer = uniform(k, 13) * params.interval
+		one.frequency = params.frequency
+		one.interval = params.interval
 		one.wander_direction = h.duplicate()
 		if method == ANGLE:
 			var wx := direction_from_angles(yaw, pitch, h[0], h[1], h[2], sx, _y, _z)
@@ -962,6 +972,10 @@ class Wander extends WanderMath:
 		var tz := 0.0
 		if method == SEEK:
 			var point: Array = agent.seek_point
+			if params.interval != agent.interval:
+				# A shorter interval applies now, not after the current (longer) countdown.
+				agent.seek_timer = least(agent.seek_timer, params.interval)
+				agent.interval = params.interval
 			agent.seek_timer -= dt
 			if agent.seek_timer <= 0.0 and box != null:
 				var m: float = box.margin
@@ -994,6 +1008,14 @@ class Wander extends WanderMath:
 					pitch = reflect_pitch(pitch)
 					wx = direction_from_angles(yaw, pitch, hx, hy, hz, side[0], side[1], side[2])
 				else:
+					if params.frequency != agent.frequency:
+						# The noise coordinate is time * frequency: keep it where it is, or a
+						# new frequency would move the agent to an unrelated point of its
+						# curves (the engine's Simulation.update_group does the same).
+						var shift: float = step * dt * (agent.frequency - params.frequency)
+						agent.noise_phase[0] += shift
+						agent.noise_phase[1] += shift
+						agent.frequency = params.frequency
 					# Offsets from wall turns fade, so the agent returns to its own curve.
 					yaw *= _offset_fade
 					pitch *= _offset_fade
@@ -1245,6 +1267,7 @@ class Wander extends WanderMath:
 					one.noise_phase[j] = uniform(k, 3 + j) * 1024.0
 				for c in range(0, 12, 3):
 					one.noise_cache[c] = _NO_CELL
+				one.frequency = params.frequency
 				var t := one.step * _dt * params.frequency
 				var curve_yaw := noise_angles(
 					one.noise_keys, one.noise_phase, t, params.vertical, 0.0, 0.0, one.noise_cache
@@ -1260,6 +1283,7 @@ class Wander extends WanderMath:
 					shown = least(box.high[a] - box.margin, most(box.low[a] + box.margin, shown))
 				one.seek_point[a] = shown
 			one.seek_timer = uniform(k, 5) * params.interval
+			one.interval = params.interval
 		one.held = -1
 		one.method_id = to
 

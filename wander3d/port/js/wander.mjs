@@ -729,7 +729,8 @@ export function uprightFrame(h, out) {
  * One kind of character's wander parameters: a scene group's (the scene block above gives each
  * one's unit and meaning), wander3d's defaults for those not given. Edit them at any time:
  * they act from the next steer, and what is derived from them is recomputed then (once per
- * Wander, never per agent).
+ * Wander, never per agent). As in wander3d's app, a new frequency keeps each noise agent
+ * where it is on its curves, and a new interval shortens a longer seek countdown at once.
  */
 export class WanderParams {
   constructor(values = {}) {
@@ -830,6 +831,10 @@ export class WanderAgent {
     this.noiseCache = new Float64Array(12).fill(NaN); // the curves' cells and end gradients
     this.seekPoint = new Float64Array(3);
     this.seekTimer = 0.0; // s until seek draws a new point
+    // The params' frequency the noise phases follow and interval the seek timer follows: a
+    // steer that finds another carries the phases and the timer over (see steer).
+    this.frequency = 0.3;
+    this.interval = 4.0;
     this.held = -1; // random: the hold whose direction is in heldDirection
     this.heldDirection = new Float64Array(3);
     this.method = SPHERE; // the method of the last steer (follow and reflect use it)
@@ -1013,6 +1018,11 @@ export class Wander {
     let tz;
     if (method === SEEK) {
       const point = agent.seekPoint;
+      if (p.interval !== agent.interval) {
+        // A shorter interval applies now, not after the current (longer) countdown.
+        agent.seekTimer = Math.min(agent.seekTimer, p.interval);
+        agent.interval = p.interval;
+      }
       agent.seekTimer -= dt;
       if (agent.seekTimer <= 0.0) {
         const lo = box.min;
@@ -1056,6 +1066,15 @@ export class Wander {
         wy = direction[1];
         wz = direction[2];
       } else if (method === NOISE) {
+        if (p.frequency !== agent.frequency) {
+          // The noise coordinate is time * frequency: keep it where it is, or a new frequency
+          // would move the agent to an unrelated point of its curves (the engine's
+          // Simulation.update_group does the same).
+          const shift = step * dt * (agent.frequency - p.frequency);
+          agent.noisePhase[0] += shift;
+          agent.noisePhase[1] += shift;
+          agent.frequency = p.frequency;
+        }
         yaw *= k.offsetFade;
         pitch *= k.offsetFade;
         angles[0] = yaw;
@@ -1372,6 +1391,7 @@ export class Wander {
           agent.noisePhase[j] = uniform(kh, kl, 3 + j) * 1024.0;
         }
         agent.noiseCache.fill(NaN);
+        agent.frequency = p.frequency;
         // The new curves, offset to pass through the target's angles.
         angles[0] = 0.0;
         angles[1] = 0.0;
@@ -1389,6 +1409,7 @@ export class Wander {
         agent.seekPoint[a] = Math.min(hi[a] - margin, Math.max(lo[a] + margin, shown));
       }
       agent.seekTimer = uniform(kh, kl, 5) * p.interval;
+      agent.interval = p.interval;
     }
     agent.held = -1;
     agent.method = METHOD_IDS[method];
@@ -1407,6 +1428,8 @@ export class Wander {
     agent.noiseCache.fill(NaN);
     agent.method = METHOD_IDS[this.params.method] ?? SPHERE;
     agent.angles.fill(0.0);
+    agent.frequency = this.params.frequency;
+    agent.interval = this.params.interval;
   }
 
   /** The agent's spawn stream key: [hi, lo]. */
