@@ -386,3 +386,19 @@ def test_ctrl_c_stops_tuning_with_one_line_and_exit_130(tmp_path):
     assert err.splitlines()[-1].startswith("wander3d: interrupted after ")
     assert err.splitlines()[-1].endswith(f" trials; nothing written to {out}")
     assert os.listdir(tmp_path) == []
+
+
+def test_local_workers_start_with_ctrl_c_held_back():
+    """A worker spawned as Ctrl+C came died half-way through Python's imports with a
+    traceback, before its preload could ignore SIGINT: the workers start with SIGINT blocked,
+    inherited from the cluster's start (multiprocessing's resource tracker used to unblock
+    it in the thread that spawns them)."""
+    from wander3d.sweep.execute import open_client
+
+    with open_client(workers=2) as client:
+        pids = client.run(os.getpid).values()
+        for pid in pids:
+            status = Path(f"/proc/{pid}/status").read_text()
+            blocked = int(status.split("SigBlk:")[1].split()[0], 16)
+            assert blocked & (1 << (signal.SIGINT - 1)), f"worker {pid}: SIGINT not blocked"
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == set()  # this thread's, as before

@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
+from multiprocessing import resource_tracker
 from typing import Any
 
 from wander3d import LOCAL_WORKER_VARIABLE
@@ -203,6 +204,26 @@ def _interrupts_deferred() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked (held pending, not lost) in this thread while the block runs.
+
+    A thread started meanwhile (the cluster's event loop) inherits the mask, and so does
+    every process it spawns (local workers), from its first instruction: a worker spawned
+    while Ctrl+C comes would otherwise die half-way through Python's imports with a
+    traceback, before its preload (`dask_setup`) can ignore SIGINT. A Ctrl+C meanwhile
+    reaches this process when the block ends.
+    """
+    # multiprocessing unblocks SIGINT in the thread that first starts its resource tracker
+    # (after blocking it for the tracker alone): started here first, it leaves the mask be.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def dask_setup(worker: Any) -> None:
     """Run by Dask in each worker process of a local cluster as it starts (a preload).
 
@@ -222,7 +243,8 @@ def _local_cluster(workers: int | None, processes: bool) -> Any:
     # The spawned workers see this at once (see wander3d/__init__.py), the preload later.
     os.environ[LOCAL_WORKER_VARIABLE] = "1"
     with (
-        _interrupts_deferred(),
+        _interrupts_deferred(),  # entered first: it takes the Ctrl+C the mask held back
+        _sigint_blocked() if processes else contextlib.nullcontext(),
         dask.config.set({"distributed.worker.preload": preload, **_cluster_settings()}),
     ):
         return LocalCluster(
