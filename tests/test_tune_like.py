@@ -40,8 +40,6 @@ def hidden_tracks(path, agents: int = 200) -> None:
     pacsv.write_csv(pa.table(columns), path)
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(600)  # the whole default fit: about 2.5 minutes on two busy cores
 def checked_column(table: str) -> dict[str, float]:
     """The fit table's "checked" column: metric -> value, for the targeted metrics."""
     lines = table.splitlines()
@@ -54,6 +52,8 @@ def checked_column(table: str) -> dict[str, float]:
     }
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # the whole default fit: about 2.5 minutes on two busy cores
 def test_a_fit_to_wander3d_tracks_lands_within_5_percent_and_stats_agrees(tmp_path, capsys):
     """As a user would: `tune --like` with its defaults on tracks of a scene it never sees
     exits 0, and `wander3d stats` of the fitted scene, measured as the fit says, prints the
@@ -257,3 +257,73 @@ def test_the_verdict_counts_the_check(capsys):
     assert "but not in the check (worst: persistence, 8.1% off, beyond the ±0.0%" in (
         capsys.readouterr().err
     )
+
+
+def tank_csv(path) -> None:
+    """Three tracks in a tank 300 x 60 x 160 (x, y, z): ellipses that bob up and down."""
+    t = np.arange(301) * 0.1
+    rows: dict[str, list[float]] = {"id": [], "t": [], "x": [], "y": [], "z": []}
+    for k in range(3):
+        phase = 0.5 * t + 2.0 * k
+        rows["id"] += [k] * len(t)
+        rows["t"] += list(t)
+        rows["x"] += list(10.0 + 150.0 * np.cos(phase))
+        rows["y"] += list(30.0 * np.sin(3.0 * phase))
+        rows["z"] += list(80.0 * np.sin(phase))
+    pacsv.write_csv(pa.table(rows), path)
+
+
+def test_tracks_in_a_tank_of_other_proportions_get_a_note_and_fit_box_tracks_takes_it(
+    tmp_path, capsys
+):
+    """Walls shape tracks in a tank: fitted in the default box (200 x 120 x 200), a group
+    turns back elsewhere. tune says so, and --fit-box tracks gives the group the tracks' box,
+    its wall margin starting at their farthest samples."""
+    tank_csv(tmp_path / "tank.csv")
+    found = like.track_targets(read_tracks(tmp_path / "tank.csv", RATE))
+    assert found.bounds is not None
+    low, high = np.array(found.bounds[0]), np.array(found.bounds[1])
+    # The tracks are placed as read (x, y, z), centred: their sides are the tank's.
+    assert high - low == pytest.approx([300.0, 60.0, 160.0], abs=0.5)
+    out = tmp_path / "fit.toml"
+    args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "tank.csv")]
+    args += ["--out", str(out), *QUICK]
+    assert main(args) in (0, 3)
+    err = capsys.readouterr().err
+    assert (
+        "the tracks fill 300 x 60 x 160 units and the scene's box is 200 x 120 x 200 (x, y, z)"
+        in err
+    )
+    assert "--fit-box tracks gives the group their box" in err
+    assert load_scene(out).enclosure.max == (100.0, 60.0, 100.0)
+    assert main([*args, "--fit-box", "tracks"]) in (0, 3)
+    err = capsys.readouterr().err
+    assert "the box is the tracks' own (--fit-box tracks): 330 x 90 x 190 units" in err
+    assert "the tracks fill" not in err
+    box = load_scene(out).enclosure
+    assert box.margin == 15.0
+    assert np.array(box.min) == pytest.approx(low - 15.0, abs=1e-6)
+    assert np.array(box.max) == pytest.approx(high + 15.0, abs=1e-6)
+
+
+def test_tracks_in_the_scenes_own_box_get_no_note(tmp_path, capsys):
+    """Tracks of a group of the default scene fill its box (less what its margin keeps
+    them from): no note."""
+    hidden_tracks(tmp_path / "hidden.csv", agents=40)
+    args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "hidden.csv")]
+    assert main([*args, "--out", str(tmp_path / "fit.toml"), *QUICK]) in (0, 3)
+    assert "the tracks fill" not in capsys.readouterr().err
+
+
+def test_fit_box_tracks_is_refused_for_geographic_tracks(tmp_path, capsys):
+    """Each geographic track is measured in a local frame of its own: they share no box."""
+    rows = {"id": [0] * 31 + [1] * 31, "t": list(range(31)) * 2}
+    rows["lon"] = [4.0 + 1e-4 * i for i in range(31)] + [120.0 + 1e-4 * i for i in range(31)]
+    rows["lat"] = [52.0 + 5e-5 * (i % 7) for i in range(31)] + [-30.0] * 31
+    pacsv.write_csv(pa.table(rows), tmp_path / "geo.csv")
+    args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "geo.csv")]
+    args += ["--out", str(tmp_path / "fit.toml"), "--fit-box", "tracks", *QUICK]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "--fit-box tracks: geographic tracks are each measured in a local frame" in err
+    assert not (tmp_path / "fit.toml").exists()

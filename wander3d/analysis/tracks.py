@@ -175,7 +175,9 @@ class Tracks:
     counts:     fixes read, missing, gaps split and samples measured;
     velocities: True if the headings came from the file's vx, vy, vz columns, False if from
                 the positions (`headings_from_positions`);
-    particles:  the particle of each track (piece) of the samples, by name.
+    particles:  the particle of each track (piece) of the samples, by name;
+    geographic: True if the positions came from longitude and latitude: each track is then
+                placed in its own local frame, and the tracks share no box.
     """
 
     samples: Samples
@@ -189,6 +191,7 @@ class Tracks:
     counts: TrackCounts
     velocities: bool
     particles: tuple[str, ...] = ()
+    geographic: bool = False
 
 
 def read_tracks(
@@ -244,7 +247,8 @@ def read_tracks(
     notes += frame_notes
     placed = [positions, velocities]
     del positions, velocities  # `_resampled` lets them go once resampled
-    return _resampled(path, fixes, pieces, placed, record, layout, notes, warnings)
+    tracks = _resampled(path, fixes, pieces, placed, record, layout, notes, warnings)
+    return dataclasses.replace(tracks, geographic=geographic)
 
 
 @dataclass(frozen=True)

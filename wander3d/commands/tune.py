@@ -45,8 +45,9 @@ DESCRIPTION = (
         "its method reads, each from a quarter to four times its value) until the group's "
         "metrics, measured as `wander3d stats` does and averaged over --seeds runs, are within "
         "--tolerance of every --target. Coarse to fine: Optuna's TPE sampler over the whole "
-        "ranges (quick trials, in batches), then DFO-LS, a derivative-free least-squares "
-        "search, from the best points found (seeded: the same command finds the same values); "
+        "ranges (in batches), then least squares on the targets' errors (scipy's "
+        "trust-region reflective, its Jacobian measured by steps in each key) from the best "
+        "points found (seeded: the same command finds the same values); "
         "trials run on a local Dask cluster or on --scheduler. The best few points are "
         "measured again on seeds the search never used (achieved), and the winner as "
         "`wander3d stats` of the written scene measures it (checked). Writes the scene with "
@@ -136,9 +137,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--fit-box",
-        action="store_true",
-        help=f"with --like: scale the scene's box (and its margin) to {BOX_REACH:g} times the "
-        "distance the tracks move in --seconds, when it is smaller (else that is refused)",
+        nargs="?",
+        const="reach",
+        choices=("reach", "tracks"),
+        help=f"with --like: 'reach' (the default): scale the scene's box (and its margin) to "
+        f"{BOX_REACH:g} times the distance the tracks move in --seconds, when it is smaller "
+        "(else that is refused); 'tracks': make the box the one the tracks fill, for tracks "
+        "whose walls turned them (a tank, an arena)",
     )
     parser.add_argument(
         "--vary",
@@ -448,6 +453,8 @@ def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.N
             "whose group stays level (wander.vertical = 0) to fit flat motion",
             file=sys.stderr,
         )
+    if args.fit_box == "tracks":
+        return _tracks_box(scene, found)
     # Along each axis, how far a track moves in a run: no farther than the tracks range (a
     # box held them) nor than their MSD says they move in --seconds.
     reach = like.reach(found, args.seconds)
@@ -457,6 +464,8 @@ def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.N
     need = [min(found.extent[a], reach) for a in axes]
     ratio, axis = max((n / max(i, 1e-9), a) for n, i, a in zip(need, inside, axes, strict=True))
     if ratio <= BOX_LIMIT:
+        if args.fit_box is None:
+            _note_other_box(scene, found, axes)
         return scene
     name = "xyz"[axis]
     said = (
@@ -478,6 +487,71 @@ def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.N
     )
     print(f"{PROG}: {said}: the box scaled {factor:.3g} times (--fit-box)", file=sys.stderr)
     return scene.replace(enclosure=scaled)
+
+
+#: A box whose side differs from the one the tracks fill by more than this share of it is
+#: worth a note: if walls held the tracks, the fit's walls turn the group elsewhere.
+OTHER_BOX = 0.25
+
+
+def _note_other_box(scene: Scene, found: TrackTargets, axes: tuple[int, ...]) -> None:
+    """A note when the tracks fill a box of other proportions than the scene's."""
+    if found.bounds is None:
+        return
+    low, high = found.bounds
+    enclosure = scene.enclosure
+    box = [enclosure.max[a] - enclosure.min[a] for a in range(3)]
+    filled = [high[a] - low[a] for a in range(3)]
+    if all(abs(filled[a] - box[a]) <= OTHER_BOX * box[a] for a in axes):
+        return
+    print(
+        f"{PROG}: the tracks fill {_sides(filled, axes)} units and the scene's box is "
+        f"{_sides(box, axes)} ({', '.join('xyz'[a] for a in axes)}): if walls held the tracks "
+        "(a tank, an arena), --fit-box tracks gives the group their box",
+        file=sys.stderr,
+    )
+
+
+def _sides(sides: list[float], axes: tuple[int, ...]) -> str:
+    return " x ".join(f"{sides[a]:.3g}" for a in axes)
+
+
+def _tracks_box(scene: Scene, found: TrackTargets) -> Scene:
+    """`scene` with its box around the tracks' (--fit-box tracks): its wall margin begins
+    where the tracks' farthest samples are, so the group turns back where they did (a flat
+    axis keeps the scene's side, centred on the tracks)."""
+    if found.bounds is None:
+        raise CliError(
+            "--fit-box tracks: geographic tracks are each measured in a local frame of their "
+            "own and fill no common box; --fit-box scales the box to their range instead"
+        )
+    enclosure = scene.enclosure
+    margin = enclosure.margin
+    low, high = list(found.bounds[0]), list(found.bounds[1])
+    for a in range(3):
+        if high[a] - low[a] <= 0:
+            half = (enclosure.max[a] - enclosure.min[a]) / 2 - margin
+            centre = (high[a] + low[a]) / 2
+            low[a], high[a] = centre - half, centre + half
+        low[a] -= margin
+        high[a] += margin
+    box = dataclasses.replace(enclosure, min=_corner(low), max=_corner(high))
+    sides = " x ".join(f"{h - lo:.3g}" for h, lo in zip(high, low, strict=True))
+    print(
+        f"{PROG}: the box is the tracks' own (--fit-box tracks): {sides} units (x, y, z), "
+        f"its {margin:g}-unit wall margin starting at their farthest samples",
+        file=sys.stderr,
+    )
+    from wander3d.scene import SceneError
+
+    try:
+        return scene.replace(enclosure=box)
+    except SceneError as e:
+        raise CliError(f"--fit-box tracks: {e}") from None
+
+
+def _corner(values: list[float]) -> tuple[float, float, float]:
+    return (float(values[0]), float(values[1]), float(values[2]))
 
 
 def _scaled(corner: tuple[float, float, float], factor: float) -> tuple[float, float, float]:

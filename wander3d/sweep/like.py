@@ -57,7 +57,10 @@ class TrackTargets:
     (TURN_DISTANCE: the distance between the turn angles of their two halves, even and odd
     tracks), which a fit's error is not held to; noise: each scalar target's standard error
     in the tracks (`analysis.stats.sampling_errors`: how far their value may be from that of
-    many more tracks moving alike), in its units."""
+    many more tracks moving alike), in its units; bounds: the lowest and highest corner of
+    the box the tracks fill (units: their samples' own, or their run's box when the file
+    has a run record), None when they share no box (geographic tracks, each in its own
+    local frame)."""
 
     targets: dict[str, float]
     profile: Profile
@@ -68,6 +71,7 @@ class TrackTargets:
     extent: tuple[float, float, float] = (math.inf, math.inf, math.inf)
     floors: dict[str, float] = dataclasses.field(default_factory=dict)
     noise: dict[str, float] = dataclasses.field(default_factory=dict)
+    bounds: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
 
 
 def turn_distance(counts: Array, reference: Array) -> float:
@@ -127,6 +131,7 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     floors = {TURN_DISTANCE: _turn_floor(one)}
     errors = sampling_errors(one.samples, 0, one.groups[0])
     noise = {m: errors[m] for m in targets if m in errors and math.isfinite(errors[m])}
+    bounds = None if tracks.geographic else (_corner(samples.low), _corner(samples.high))
     return TrackTargets(
         targets,
         Profile.of(curves),
@@ -137,7 +142,12 @@ def track_targets(tracks: Tracks) -> TrackTargets:
         extent,
         floors,
         noise,
+        bounds,
     )
+
+
+def _corner(values: Array) -> tuple[float, float, float]:
+    return (float(values[0]), float(values[1]), float(values[2]))
 
 
 def _turn_floor(one: Tracks) -> float:
