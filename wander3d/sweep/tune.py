@@ -1,9 +1,11 @@
 """Tuning: find parameter values of one group whose measured metrics match targets.
 
 Coarse to fine. Optuna's TPE sampler (seeded) proposes values over the whole ranges, in
-batches that run on the Dask cluster together, for COARSE_SHARE of the trials; then a seeded
-local search steps around the best point so far (steps shrinking when a batch finds nothing
-better). What both minimise is the sum of squared relative errors of the targets. Every
+batches that run on the Dask cluster together, for COARSE_SHARE of the trials; then least
+squares (`_refine`: scipy's trust-region reflective, the Jacobian measured by a step in each
+key, all in one batch) from the best point so far, then from the next best distinct ones
+while trials are left. What both minimise is the sum of squared relative errors of the
+targets. Every
 trial is measured on the same seeds (common random numbers: trials differ by their values,
 not their luck), as the mean over `seeds` runs;
 the search stops when a trial has every target well within `tolerance` (STOP_SHARE of it, less
@@ -268,8 +270,8 @@ def tune(
         if on_batch is not None:
             on_batch(search.done, search.best_errors())
 
-    # Coarse to fine: TPE over the whole ranges finds the basin, then a local search around
-    # the best point finds its floor, which TPE's wide proposals rarely hit.
+    # Coarse to fine: TPE over the whole ranges finds the basins, then least squares from the
+    # best points finds their floors, which TPE's wide proposals rarely hit.
     coarse = min(trials, max(BATCH, round(trials * COARSE_SHARE)))
     # A trial within the tolerance may owe it to its seeds: the search goes on until one is
     # well within it (the finalists and the check then say how it does on others).
@@ -283,7 +285,7 @@ def tune(
             search.run_batch(study, min(BATCH, coarse - search.done), run)
             progress()
     if search.done < trials and not search.met(enough):
-        _refine(search, trials, enough, run, seed, progress)
+        _refine(search, trials, enough, run, progress)
     final = _final(search, run)
     tuned = apply(scene, knobs, final.values)
     checked: dict[str, float] = {}
@@ -320,10 +322,14 @@ def tune(
 COARSE_SHARE = 0.5
 #: The search stops early when a trial has every error within this share of the tolerance.
 STOP_SHARE = 0.25
-#: The fine search's first step (log scale: about 15% of each value), and how it shrinks
-#: after a batch that found nothing better.
-LOCAL_STEP = 0.15
-LOCAL_SHRINK = 0.6
+#: The fine search's step for the Jacobian (log units: about 10% of each value), and how far
+#: apart (log units, in some key) the quick trials it starts from are.
+FINE_STEP = 0.1
+START_APART = 0.5
+#: When least squares stops: a step that lowers the loss by less than FINE_FTOL of it, or
+#: moves less than about FINE_XTOL of the point (log units); finer than that is noise.
+FINE_FTOL = 0.01
+FINE_XTOL = 0.03
 #: After the search, its best FINALISTS distinct points are measured again on FINAL_SEEDS
 #: times --seeds seeds it never used, and the best on those wins: its mean there is `achieved`.
 FINALISTS = 3
@@ -350,34 +356,125 @@ def _refine(
     trials: int,
     enough: float,
     run: Callable[..., None],
-    seed: int,
     progress: Callable[[], None],
 ) -> None:
     """The fine search, until `trials` trials in all or a trial within `enough` of every
-    target: a seeded (1 + batch) evolution strategy in log space around the best fine trial
-    (first the best quick one, measured again as a fine trial): each batch tries steps of
-    `LOCAL_STEP` (log units, normal) from it, and the steps shrink by LOCAL_SHRINK after a
-    batch that found nothing better."""
-    rng = np.random.default_rng(seed)
-    step = LOCAL_STEP
-    while search.done < trials and not search.met(enough):
-        size = min(BATCH, trials - search.done)
-        before = search.best().loss if search.trials else math.inf
-        centre = search.best().values
-        values = [] if search.trials else [centre]
-        while len(values) < size:
-            values.append(
-                {
-                    k.name: _round(
-                        min(max(centre[k.name] * math.exp(step * rng.normal()), k.low), k.high)
-                    )
-                    for k in search.local
-                }
+    target: least squares on the targets' residuals (scipy's trust-region reflective
+    `least_squares`, in log space), from the best quick trial; while trials are left, again
+    from the best point when that run found a better one, else from the next best quick
+    trial at least START_APART from every start before it.
+    Its Jacobian is measured by forward steps of FINE_STEP (log units: about 10%) in each key,
+    all in one batch; on common seeds the residuals change smoothly with the values at that
+    scale, so the steps follow the valleys along which keys trade off (a larger wander
+    sphere turning as a nearer, smaller one does), which steps at random rarely do."""
+    from scipy.optimize import least_squares
+
+    lows = np.log([k.low for k in search.local])
+    highs = np.log([k.high for k in search.local])
+    quick = sorted(search.trials, key=lambda t: t.loss)
+    started: list[_Trial] = []
+    start: _Trial | None = search.best()
+    while start is not None and search.done < trials and not search.met(enough):
+        started.append(start)
+        before = search.best().loss
+        centre = np.clip(search.log_values(start.values), lows, highs)
+        fit = _LeastSquares(search, centre, lows, highs, run, trials, enough, progress)
+        try:
+            least_squares(
+                fit.residuals,
+                np.zeros(len(centre)),
+                jac=fit.jacobian,
+                bounds=(lows - centre, highs - centre),
+                x_scale=1.0,
+                method="trf",
+                ftol=FINE_FTOL,
+                xtol=FINE_XTOL,
             )
-        search.measure(values, run)
-        progress()
-        if search.best().loss >= before:
-            step *= LOCAL_SHRINK
+        except _OutOfTrials:
+            return
+        # Again from a better point found (a fresh Jacobian and trust region), else from the
+        # best quick trial far enough from every start so far.
+        if search.best().loss < before:
+            start = search.best()
+        else:
+            start = next((t for t in quick if _apart(search, t, started)), None)
+
+
+def _apart(search: _Search, trial: _Trial, others: Sequence[_Trial]) -> bool:
+    """Whether `trial` is at least START_APART (log units) from each of `others` in some key."""
+    x = search.log_values(trial.values)
+    return all(np.max(np.abs(x - search.log_values(o.values))) > START_APART for o in others)
+
+
+class _OutOfTrials(Exception):
+    """The fine search has used its trials, or met the targets: stop the least squares."""
+
+
+class _LeastSquares:
+    """The residuals and their Jacobian at u (log values less `centre`), measured as trials
+    of `search`, each point once."""
+
+    def __init__(
+        self,
+        search: _Search,
+        centre: np.ndarray,
+        lows: np.ndarray,
+        highs: np.ndarray,
+        run: Callable[..., None],
+        trials: int,
+        enough: float,
+        progress: Callable[[], None],
+    ) -> None:
+        self.search, self.centre, self.lows, self.highs = search, centre, lows, highs
+        self.run, self.trials, self.enough, self.progress = run, trials, enough, progress
+        self.known: dict[tuple[float, ...], np.ndarray] = {}
+
+    def values(self, u: np.ndarray) -> dict[str, float]:
+        x = np.clip(self.centre + u, self.lows, self.highs)
+        return {k.name: _round(math.exp(x[j])) for j, k in enumerate(self.search.local)}
+
+    def measure(self, points: list[np.ndarray]) -> list[np.ndarray]:
+        """The residuals at each point (those not yet measured in one batch); _OutOfTrials
+        when they do not fit in the trials left or the targets are met."""
+        values = [self.values(u) for u in points]
+        keys = [tuple(v.values()) for v in values]
+        new = list(
+            {key: v for key, v in zip(keys, values, strict=True) if key not in self.known}.items()
+        )
+        if new:
+            if self.search.done + len(new) > self.trials or self.search.met(self.enough):
+                raise _OutOfTrials
+            measured = self.search.measure([v for _, v in new], self.run)
+            for (key, _), trial in zip(new, measured, strict=True):
+                self.known[key] = trial.residuals
+            self.progress()
+        return [self.known[key] for key in keys]
+
+    def residuals(self, u: np.ndarray) -> np.ndarray:
+        return self.measure([u])[0]
+
+    def jacobian(self, u: np.ndarray) -> np.ndarray:
+        # Forward steps, inward from an upper bound.
+        steps = [
+            -FINE_STEP if self.centre[j] + u[j] + FINE_STEP > self.highs[j] else FINE_STEP
+            for j in range(len(u))
+        ]
+        points = [u] + [u + step * np.eye(len(u))[j] for j, step in enumerate(steps)]
+        at, *moved = self.measure(points)
+        return np.column_stack([(r - at) / step for r, step in zip(moved, steps, strict=True)])
+
+
+def _distinct(search: _Search, trials: Sequence[_Trial], count: int, apart: float) -> list[_Trial]:
+    """The best `count` trials, each at least `apart` (log units, in some key) from every
+    better one taken."""
+    taken: list[_Trial] = []
+    for trial in sorted(trials, key=lambda t: t.loss):
+        x = search.log_values(trial.values)
+        if all(np.max(np.abs(x - search.log_values(c.values))) > apart for c in taken):
+            taken.append(trial)
+        if len(taken) == count:
+            break
+    return taken
 
 
 @dataclass(frozen=True)
@@ -396,13 +493,7 @@ class _Final:
 def _final(search: _Search, run: Callable[..., None]) -> _Final:
     """The search's FINALISTS best distinct points measured again on new seeds (the best of
     many noisy trials flatters itself); the best of them there."""
-    finalists: list[_Trial] = []
-    for trial in sorted(search.trials, key=lambda t: t.loss):
-        x = search.log_values(trial.values)
-        if all(np.max(np.abs(x - search.log_values(c.values))) > 1e-3 for c in finalists):
-            finalists.append(trial)
-        if len(finalists) == FINALISTS:
-            break
+    finalists = _distinct(search, search.trials, FINALISTS, 1e-3)
     count = FINAL_SEEDS * search.seeds
     first = search.first_seed + search.seeds
     measured = search.measure([t.values for t in finalists], run, range(first, first + count))
