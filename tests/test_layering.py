@@ -72,11 +72,11 @@ LAYERS: dict[str, Layer] = {
         third_party=("numpy", "pyarrow"),
         third_party_lazily=("matplotlib", "pyproj"),
     ),
-    # Parameter sweeps and tuning on Dask. Headless; the cluster and optimiser load lazily.
+    # Parameter sweeps and tuning on Dask. Headless; the cluster and optimisers load lazily.
     "sweep": Layer(
         uses=("api", "engine", "scene", "helpers", "export", "analysis"),
         third_party=("numpy", "pyarrow"),
-        third_party_lazily=("dask", "distributed", "optuna", "matplotlib"),
+        third_party_lazily=("dask", "distributed", "optuna", "scipy", "matplotlib"),
     ),
     # Drawing with vispy (never Qt): the same views on screen, offscreen and in recordings,
     # of the states a session publishes. PIL comes with imageio; imageio_ffmpeg is the

@@ -74,7 +74,7 @@ def test_the_core_installs_no_gui_and_the_extras_bring_it(wheel):
     found = requirements(wheel)
     assert set(found) == {"", "render", "app", "test-core", "test"}
     core = found[""]
-    assert {"numpy", "numba", "pyarrow", "dask", "optuna", "matplotlib"} <= core
+    assert {"numpy", "numba", "pyarrow", "dask", "optuna", "scipy", "matplotlib"} <= core
     assert not core & GUI
     assert found["render"] == {"vispy", "imageio", "imageio-ffmpeg", "pillow"}
     assert found["app"] == found["render"] | {"pyqt6"}
