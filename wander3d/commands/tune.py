@@ -489,20 +489,22 @@ def _fitting_box(scene: Scene, index: int, found: TrackTargets, args: argparse.N
     return scene.replace(enclosure=scaled)
 
 
-#: A box whose side differs from the one the tracks fill by more than this share of it is
-#: worth a note: if walls held the tracks, the fit's walls turn the group elsewhere.
+#: A box whose side differs from the tracks' (with its wall margins) by more than this share
+#: of it is worth a note: if walls held the tracks, the fit's walls turn the group elsewhere.
 OTHER_BOX = 0.25
 
 
 def _note_other_box(scene: Scene, found: TrackTargets, axes: tuple[int, ...]) -> None:
-    """A note when the tracks fill a box of other proportions than the scene's."""
+    """A note when the box --fit-box tracks would make (the tracks' with the scene's wall
+    margins) is of other proportions than the scene's."""
     if found.bounds is None:
         return
     low, high = found.bounds
     enclosure = scene.enclosure
     box = [enclosure.max[a] - enclosure.min[a] for a in range(3)]
     filled = [high[a] - low[a] for a in range(3)]
-    if all(abs(filled[a] - box[a]) <= OTHER_BOX * box[a] for a in axes):
+    theirs = [side + 2 * enclosure.margin for side in filled]
+    if all(abs(theirs[a] - box[a]) <= OTHER_BOX * box[a] for a in axes):
         return
     print(
         f"{PROG}: the tracks fill {_sides(filled, axes)} units and the scene's box is "

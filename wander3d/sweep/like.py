@@ -58,9 +58,8 @@ class TrackTargets:
     tracks), which a fit's error is not held to; noise: each scalar target's standard error
     in the tracks (`analysis.stats.sampling_errors`: how far their value may be from that of
     many more tracks moving alike), in its units; bounds: the lowest and highest corner of
-    the box the tracks fill (units: their samples' own, or their run's box when the file
-    has a run record), None when they share no box (geographic tracks, each in its own
-    local frame)."""
+    the box the tracks' samples fill (units), None when they share no box (geographic
+    tracks, each in its own local frame)."""
 
     targets: dict[str, float]
     profile: Profile
@@ -131,7 +130,9 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     floors = {TURN_DISTANCE: _turn_floor(one)}
     errors = sampling_errors(one.samples, 0, one.groups[0])
     noise = {m: errors[m] for m in targets if m in errors and math.isfinite(errors[m])}
-    bounds = None if tracks.geographic else (_corner(samples.low), _corner(samples.high))
+    lowest = samples.positions.min(axis=(0, 1))
+    highest = samples.positions.max(axis=(0, 1))
+    bounds = None if tracks.geographic else (_corner(lowest), _corner(highest))
     return TrackTargets(
         targets,
         Profile.of(curves),
