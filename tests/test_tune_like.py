@@ -317,9 +317,9 @@ def test_tracks_in_the_scenes_own_box_get_no_note(tmp_path, capsys):
 
 def test_fit_box_tracks_is_refused_for_geographic_tracks(tmp_path, capsys):
     """Each geographic track is measured in a local frame of its own: they share no box."""
-    rows = {"id": [0] * 31 + [1] * 31, "t": list(range(31)) * 2}
-    rows["lon"] = [4.0 + 1e-4 * i for i in range(31)] + [120.0 + 1e-4 * i for i in range(31)]
-    rows["lat"] = [52.0 + 5e-5 * (i % 7) for i in range(31)] + [-30.0] * 31
+    lon = [4.0 + 1e-4 * i for i in range(31)] + [120.0 + 1e-4 * i for i in range(31)]
+    lat = [52.0 + 5e-5 * (i % 7) for i in range(31)] + [-30.0] * 31
+    rows = {"id": [0] * 31 + [1] * 31, "t": list(range(31)) * 2, "lon": lon, "lat": lat}
     pacsv.write_csv(pa.table(rows), tmp_path / "geo.csv")
     args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "geo.csv")]
     args += ["--out", str(tmp_path / "fit.toml"), "--fit-box", "tracks", *QUICK]
