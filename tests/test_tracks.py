@@ -469,3 +469,40 @@ def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
         labels = [t.get_text() for t in ax.get_xticklabels()]
         assert "0" in labels and "\u221230" in labels and "180" in labels
         assert not any("10^" in label or "$" in label for label in labels)
+
+
+def test_image_coordinates_with_y_down_turn_as_the_video_shows(tmp_path, capsys):
+    """Walks biased to turn left (counterclockwise, y up) written as a tracker of video writes
+    them, y down (row 0 at the top): read as they are, the turns are mirrored (a note says
+    so and names --y-down); with --y-down they measure exactly as the walks do."""
+    walks = crw_2d(3, 400, seed=6)
+    walks_csv(tmp_path / "up.csv", walks, 0.0)
+    walks_csv(tmp_path / "down.csv", [xy * [1.0, -1.0] + [0.0, 480.0] for xy in walks], 0.0)
+    docs = {}
+    for name, extra in (("up", []), ("down", []), ("down", ["--y-down"])):
+        path = str(tmp_path / f"{name}.csv")
+        assert main(["stats", "--tracks", path, "--json", *extra]) == 0
+        captured = capsys.readouterr()
+        docs[name, bool(extra)] = json.loads(captured.out)["groups"][0]
+        if extra:
+            assert "2D tracks with y down (image coordinates)" in captured.err
+        else:
+            assert "2D tracks taken as y up, seen from above (--y-down for image" in captured.err
+    up, mirrored, flipped = docs["up", False], docs["down", False], docs["down", True]
+    assert up["mean_sin_turn"] > 0.02
+    assert mirrored["mean_sin_turn"] == pytest.approx(-up["mean_sin_turn"], rel=1e-9)
+    for key, value in up.items():
+        if isinstance(value, float):
+            assert flipped[key] == pytest.approx(value, rel=1e-6, abs=1e-9), key
+    turns = {key: doc["curves"]["turn_angle_counts"] for key, doc in docs.items()}
+    assert turns["down", True] == turns["up", False] != turns["down", False]
+
+
+def test_y_down_is_refused_for_3d_tracks(tmp_path, capsys):
+    rows = straight("a", 3.0, 10.0)
+    rows["z"] = [0.5 * x for x in rows["x"]]
+    write_csv(tmp_path / "3d.csv", rows)
+    assert main(["stats", "--tracks", str(tmp_path / "3d.csv"), "--y-down"]) == 2
+    assert "--y-down is for 2D (x, y) tracks in image coordinates; these are 3D (--up z" in (
+        capsys.readouterr().err
+    )

@@ -15,19 +15,19 @@ Or a wide table, `time, x1, y1, x2, y2, ...`, one track per numbered pair (idtra
 
 Axes are right-handed with +y up, as wander3d's. 2D tracks (no z) lie in the horizontal
 plane: (x, y) becomes (x, 0, -y), seen from above as drawn on paper, so their turn angles
-are the usual 2D ones. 3D tracks are +y up, or +z up (`up="z"`: (x, y, z) becomes
-(x, z, -y)); geographic ones are (east, altitude, -north). An empty or NaN position is a
-missing fix (trackers write them so); each particle's fixes must come in time order (or
-`sort`), and a repeated fix is refused (or dropped: `drop_duplicates`). A particle's track is
-split where consecutive fixes are more than `max_gap` apart (default: GAP_INTERVALS sample or
-fix intervals, whichever is longer), never bridged; each piece is resampled by linear
-interpolation to a fixed interval from its own first fix and measured in full
-(`Samples.lengths`); pieces shorter than the metrics need are left out and counted. Headings
-are the velocity's direction: the vx, vy, vz columns when present, else central differences
-of the resampled positions (one-sided at each track's ends); while a particle is at rest its
-heading is its last direction of motion. Positions are kept in float64 and moved so that the
-middle of their bounding box is the origin before anything is computed: coordinates in UTM
-metres (5e6) measure as near zero do.
+are the usual 2D ones; image coordinates, y down (`y_down`), become (x, 0, y). 3D tracks are
++y up, or +z up (`up="z"`: (x, y, z) becomes (x, z, -y)); geographic ones are (east,
+altitude, -north). An empty or NaN position is a missing fix (trackers write them so); each
+particle's fixes must come in time order (or `sort`), and a repeated fix is refused (or
+dropped: `drop_duplicates`). A particle's track is split where consecutive fixes are more
+than `max_gap` apart (default: GAP_INTERVALS sample or fix intervals, whichever is longer),
+never bridged; each piece is resampled by linear interpolation to a fixed interval from its
+own first fix and measured in full (`Samples.lengths`); pieces shorter than the metrics need
+are left out and counted. Headings are the velocity's direction: the vx, vy, vz columns when
+present, else central differences of the resampled positions (one-sided at each track's
+ends); while a particle is at rest its heading is its last direction of motion. Positions
+are kept in float64 and moved so that the middle of their bounding box is the origin before
+anything is computed: coordinates in UTM metres (5e6) measure as near zero do.
 
 The file is read in batches, and whether its fixes and then its samples fit in memory is
 asked before they are read or made (`memory_budget`), so a file too large for this machine
@@ -113,6 +113,8 @@ class TrackOptions:
                      taken to longitude and latitude, then measured as those;
     z_unit:          "m" or "ft": the unit of a geographic file's altitude;
     up:              "y" or "z": the up axis of non-geographic 3D tracks (default y);
+    y_down:          2D tracks' y points down (image coordinates, as trackers of video write
+                     them): placed flipped, so that their left and right turns are the video's;
     drop_duplicates: drop repeated rows (same particle, time and position) and count them;
     sort:            put each track's fixes in time order;
     names:           the column names of a CSV without a header line;
@@ -129,6 +131,7 @@ class TrackOptions:
     crs: str | None = None
     z_unit: str | None = None
     up: str | None = None
+    y_down: bool = False
     drop_duplicates: bool = False
     sort: bool = False
     names: tuple[str, ...] = ()
@@ -242,7 +245,7 @@ def read_tracks(
     positions, frame_notes, warnings = _positions(
         fixes, pieces, layout, options, geographic, record, lines
     )
-    velocities = _velocity_axes(fixes.velocity, layout, options.up)
+    velocities = _velocity_axes(fixes.velocity, layout, options)
     fixes.raw = fixes.velocity = None  # held by positions and velocities now
     notes += frame_notes
     placed = [positions, velocities]
@@ -631,12 +634,24 @@ def _positions(
     three_d = raw.shape[1] == 3
     notes: list[str] = []
     warnings: list[str] = []
+    if options.y_down and (geographic or three_d):
+        raise TracksError(
+            f"{lines.path}: --y-down is for 2D (x, y) tracks in image coordinates; these are "
+            + ("geographic" if geographic else "3D (--up z for z-up data)")
+        )
     if geographic:
         positions, notes = _geographic_positions(raw, pieces, layout, options)
         _warn_speeds(fixes, pieces, positions, warnings, lines)
         return _Placed(positions, (0, 1, 2)), notes, warnings
-    if not three_d:  # (x, y) in the horizontal plane: (x, 0, -y)
-        placed = _Placed(raw, (0, -1, 1), (1.0, 1.0, -1.0))
+    if not three_d:  # (x, y) in the horizontal plane: (x, 0, -y), or (x, 0, y) if y is down
+        placed = _Placed(raw, (0, -1, 1), (1.0, 1.0, 1.0 if options.y_down else -1.0))
+        if options.y_down:
+            notes.append("2D tracks with y down (image coordinates): (x, y) measured as (x, -y)")
+        elif record is None:
+            notes.append(
+                "2D tracks taken as y up, seen from above (--y-down for image coordinates: "
+                "their left and right turns would be mirrored)"
+            )
     elif options.up == "z":
         placed = _Placed(raw, (0, 2, 1), (1.0, 1.0, -1.0))
         notes.append("3D tracks with +z up: (x, y, z) measured as (x, z, -y), +y up")
@@ -827,13 +842,13 @@ def _resampled(
     )
 
 
-def _velocity_axes(velocity: Array | None, layout: Layout, up: str | None) -> _Placed | None:
+def _velocity_axes(velocity: Array | None, layout: Layout, options: TrackOptions) -> _Placed | None:
     """The file's velocities in wander3d's axes, as the positions are placed."""
     if velocity is None:
         return None
     if "vz" not in layout.roles:
-        return _Placed(velocity, (0, -1, 1), (1.0, 1.0, -1.0))
-    if up == "z":
+        return _Placed(velocity, (0, -1, 1), (1.0, 1.0, 1.0 if options.y_down else -1.0))
+    if options.up == "z":
         return _Placed(velocity, (0, 2, 1), (1.0, 1.0, -1.0))
     return _Placed(velocity, (0, 1, 2))
 

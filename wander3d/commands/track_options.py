@@ -34,6 +34,7 @@ TRACK_OPTIONS = (
     "crs",
     "z_unit",
     "up",
+    "y_down",
     "drop_duplicates",
     "sort",
     "names",
@@ -132,6 +133,13 @@ def add_track_options(parser: argparse.ArgumentParser, applies: str) -> None:
         "turn and lift angles, the sine of the turn and coverage depend on it",
     )
     group.add_argument(
+        "--y-down",
+        action="store_true",
+        help="2D tracks in image coordinates, y pointing down (pixels of a video, as "
+        "idtracker.ai, trackpy and most trackers write them): y is flipped so that left and "
+        "right turns and the sine of the turn are the video's",
+    )
+    group.add_argument(
         "--drop-duplicates",
         action="store_true",
         help="drop rows that repeat a particle's time and position (counted); a time "
@@ -179,6 +187,7 @@ def track_options(args: argparse.Namespace) -> TrackOptions:
         crs=args.crs,
         z_unit=args.z_unit,
         up=args.up,
+        y_down=args.y_down,
         drop_duplicates=args.drop_duplicates,
         sort=args.sort,
         names=tuple(name.strip() for name in args.names.split(",")) if args.names else (),
