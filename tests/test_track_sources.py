@@ -276,6 +276,28 @@ def test_a_gps_hike_without_an_id_column_is_one_track(tmp_path, capsys):
     assert doc["groups"][0]["mean_step"] == pytest.approx(np.hypot(1.2, 0.5), rel=1e-6)
 
 
+def test_a_gps_log_whose_first_points_have_no_time_leaves_them_out_as_missing(tmp_path, capsys):
+    """A GPX track converted to CSV (gpxpy's korita-zbevnica: its first 358 points have no
+    <time>): more empty times than the rows the time form is first looked for in, then ISO
+    times, and one more point without a time on the way. The points without a time cannot
+    be placed in time: left out as missing and said, the rest measured as without them."""
+    lon, lat = geodesic_walk(14.1, 45.4, 600, step=1.2, turn=0.0)
+    stamps = [""] * 250 + [f"2010-10-03T09:{k // 60:02d}:{k % 60:02d}Z" for k in range(350)]
+    stamps[400] = ""
+    rows = [f"1,{stamps[k]},{lon[k]:.9f},{lat[k]:.9f},733.6" for k in range(600)]
+    path = tmp_path / "gpx.csv"
+    path.write_text("track,time,lon,lat,ele\n" + "\n".join(rows) + "\n")
+    timed = tmp_path / "timed.csv"
+    timed.write_text("track,time,lon,lat,ele\n" + "\n".join(r for r in rows if ",," not in r))
+    args = ["--sample-rate", "1", "--columns", "particle=track"]
+    doc, err = stats(["--tracks", str(path), *args], capsys)
+    assert doc["track_counts"]["missing"] == 251 and doc["tracks"] == 1
+    assert "251 fixes without a time (time empty, the first on line 2) left out as missing" in err
+    alone, _ = stats(["--tracks", str(timed), *args], capsys)
+    assert doc["groups"][0] | {"name": ""} == alone["groups"][0] | {"name": ""}
+    assert doc["groups"][0]["mean_step"] == pytest.approx(1.2, rel=1e-6)
+
+
 @pytest.mark.parametrize(
     ("name", "write", "note"),
     [
@@ -335,6 +357,8 @@ def test_times_in_common_forms(tmp_path, capsys, stamps, args, note):
          "; give the form, e.g. '%d/%m/%Y %H:%M:%S', with --time-format"),
         ("id,t,x,y\n1,yesterday,0,0\n", [], "line 2: t is 'yesterday': not a number, nor a "
          "date-time"),
+        ("id,t,x,y\n" + "1,,0,0\n" * 250 + "1,yesterday,0,0\n", [],
+         "line 252: t is 'yesterday': not a number, nor a date-time"),
         ("id;t;x;y\n1;0;0;0\n", ["--sep", ","], "has no ','; name the separator with --sep"),
         ("id,t,x,y\n1,0,0,0\n1,0.1,1,2,5\n", [], "line 3: 5 fields where the header has 4 "
          "('1,0.1,1,2,5'); --skip-bad-rows skips such rows"),

@@ -238,6 +238,13 @@ def read_tracks(
             f"{fixes.null_island:,} fix{'es' if fixes.null_island != 1 else ''} at longitude 0, "
             "latitude 0 (where loggers without a fix write one) left out as missing"
         )
+    if fixes.untimed:
+        time = plan.times.name if plan.times else layout.roles["frame"]
+        first = lines.at(fixes.first_untimed).rsplit(": ", 1)[1]
+        notes.append(
+            f"{fixes.untimed:,} fix{'es' if fixes.untimed != 1 else ''} without a time ({time} "
+            f"empty, the first on {first}) left out as missing: they cannot be placed in time"
+        )
     pieces = _pieces(fixes, rate, record, options.max_gap, min_samples, path)
     positions, frame_notes, warnings = _positions(
         fixes, pieces, layout, options, geographic, record, lines
@@ -347,6 +354,8 @@ class _Fixes:
     missing: int
     duplicates: int
     null_island: int
+    untimed: int = 0  # fixes without a time, counted in `missing` too
+    first_untimed: int = 0  # the first one's data row
 
     def row(self, fix: int) -> int:
         return fix if self.rows is None else int(self.rows[fix])
@@ -369,10 +378,21 @@ def _order_fixes(
         missing |= island
     if rows.velocity is not None:
         missing |= ~np.isfinite(rows.velocity).all(axis=1)
+    # A fix without a time (GPS loggers write points before their clock is set) cannot be
+    # placed in time: missing, as one without a position is.
+    untimed = np.isnan(rows.t)
+    missing |= untimed
     sel = np.flatnonzero(~missing) if missing.any() else None  # each fix's index in `rows`
     particle, t = _take(rows.particle, sel), _take(rows.t, sel)
     if len(t) == 0:
-        raise TracksError(f"{lines.path}: every position is missing")
+        time = layout.roles.get("t", layout.roles.get("frame"))
+        if untimed.all():
+            raise TracksError(f"{lines.path}: every {time} is empty: no fix is placed in time")
+        raise TracksError(
+            f"{lines.path}: no fix has both a time and a position"
+            if untimed.any()
+            else f"{lines.path}: every position is missing"
+        )
     order = np.argsort(particle, kind="stable") if (np.diff(particle) < 0).any() else None
     pid, tt = _take(particle, order), _take(t, order)
     same = pid[1:] == pid[:-1]
@@ -423,6 +443,8 @@ def _order_fixes(
         missing=int(missing.sum()),
         duplicates=len(repeat),
         null_island=null_island,
+        untimed=int(untimed.sum()),
+        first_untimed=rows.row(int(np.argmax(untimed))),
     )
 
 
