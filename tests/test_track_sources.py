@@ -292,7 +292,7 @@ def test_a_gps_log_whose_first_points_have_no_time_leaves_them_out_as_missing(tm
     args = ["--sample-rate", "1", "--columns", "particle=track"]
     doc, err = stats(["--tracks", str(path), *args], capsys)
     assert doc["track_counts"]["missing"] == 251 and doc["tracks"] == 1
-    assert "251 fixes without a time (time empty, the first on line 2) left out as missing" in err
+    assert "251 fixes without a time (time empty or NaN, the first on line 2) left out" in err
     alone, _ = stats(["--tracks", str(timed), *args], capsys)
     assert doc["groups"][0] | {"name": ""} == alone["groups"][0] | {"name": ""}
     assert doc["groups"][0]["mean_step"] == pytest.approx(1.2, rel=1e-6)

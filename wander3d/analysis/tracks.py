@@ -243,7 +243,8 @@ def read_tracks(
         first = lines.at(fixes.first_untimed).rsplit(": ", 1)[1]
         notes.append(
             f"{fixes.untimed:,} fix{'es' if fixes.untimed != 1 else ''} without a time ({time} "
-            f"empty, the first on {first}) left out as missing: they cannot be placed in time"
+            f"empty or NaN, the first on {first}) left out as missing: they cannot be placed "
+            "in time"
         )
     pieces = _pieces(fixes, rate, record, options.max_gap, min_samples, path)
     positions, frame_notes, warnings = _positions(
@@ -387,7 +388,9 @@ def _order_fixes(
     if len(t) == 0:
         time = layout.roles.get("t", layout.roles.get("frame"))
         if untimed.all():
-            raise TracksError(f"{lines.path}: every {time} is empty: no fix is placed in time")
+            raise TracksError(
+                f"{lines.path}: every {time} is missing (empty or NaN): no fix is placed in time"
+            )
         raise TracksError(
             f"{lines.path}: no fix has both a time and a position"
             if untimed.any()
