@@ -17,8 +17,9 @@ Axes are right-handed with +y up, as wander3d's. 2D tracks (no z) lie in the hor
 plane: (x, y) becomes (x, 0, -y), seen from above as drawn on paper, so their turn angles
 are the usual 2D ones. 3D tracks are +y up, or +z up (`up="z"`: (x, y, z) becomes
 (x, z, -y)); geographic ones are (east, altitude, -north). An empty or NaN position is a
-missing fix (trackers write them so); each particle's fixes must come in time order (or
-`sort`), and a repeated fix is refused (or dropped: `drop_duplicates`). A particle's track is
+missing fix (trackers write them so), and so is an empty or NaN time (it cannot be placed in
+time); each particle's fixes must come in time order (or `sort`), and a repeated fix is
+refused (or dropped: `drop_duplicates`). A particle's track is
 split where consecutive fixes are more than `max_gap` apart (default: GAP_INTERVALS sample or
 fix intervals, whichever is longer), never bridged; each piece is resampled by linear
 interpolation to a fixed interval from its own first fix and measured in full

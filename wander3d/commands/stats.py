@@ -73,7 +73,8 @@ DESCRIPTION = (
         "and --fps/--dt), x, y and optionally z, vx, vy, vz and group, in the usual spellings "
         "(id, track_id, individual, mmsi; time, timestamp; X, Y; longitude/latitude, measured "
         "in metres in each track's own frame), or as named by --columns; or a wide table of "
-        "x1, y1, x2, y2, .... Empty or NaN positions are missing fixes; tracks are split at gaps "
+        "x1, y1, x2, y2, .... Empty or NaN positions or times are missing fixes; tracks are "
+        "split at gaps "
         "longer than --max-gap; each piece is resampled linearly to --sample-rate from its "
         "first fix and measured in full. Every refusal names the line and the option that "
         "helps.",
