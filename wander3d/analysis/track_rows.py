@@ -57,6 +57,7 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
         "date_time",
         "basedatetime",
         "time_s",
+        "update_time",
     ),
     "frame": ("frame", "frame_number", "frame_no", "frame_idx", "frame_index"),
     "x": ("x", "pos_x", "position_x", "location-long", "longitude", "lon", "lng", "long"),
