@@ -96,7 +96,8 @@ def test_row_order_does_not_change_the_measure(tmp_path, capsys):
     [
         (lambda rows: [*rows[:6], rows[5], *rows[6:]], "line 8: repeats line 7 (particle 7"),
         (lambda rows: [*rows, rows[5]], "t = 0.5 is earlier than t = 2.9"),
-        (lambda rows: [rows[0].replace(",0.00,", ",nan,"), *rows[1:]], "t is missing"),
+        (lambda rows: [",".join([r.split(",")[0], "nan", *r.split(",")[2:]]) for r in rows],
+         "every t is missing (empty or NaN)"),
         (lambda rows: [rows[0].replace(",0.00,", ",inf,"), *rows[1:]], "t is inf"),
         (lambda rows: [*rows[:3], "7,0.30,1e300,0", *rows[4:]], "x is 1e+300, beyond ±1e+15"),
         (lambda rows: [f"{r.split(',')[0]},{float(r.split(',')[1]) * 1e12},"

@@ -276,6 +276,49 @@ def test_a_gps_hike_without_an_id_column_is_one_track(tmp_path, capsys):
     assert doc["groups"][0]["mean_step"] == pytest.approx(np.hypot(1.2, 0.5), rel=1e-6)
 
 
+def test_a_gps_log_whose_first_points_have_no_time_leaves_them_out_as_missing(tmp_path, capsys):
+    """A GPX track converted to CSV (gpxpy's korita-zbevnica: its first 358 points have no
+    <time>): more empty times than the rows the time form is first looked for in, then ISO
+    times, and one more point without a time on the way. The points without a time cannot
+    be placed in time: left out as missing and said, the rest measured as without them."""
+    lon, lat = geodesic_walk(14.1, 45.4, 600, step=1.2, turn=0.0)
+    stamps = [""] * 250 + [f"2010-10-03T09:{k // 60:02d}:{k % 60:02d}Z" for k in range(350)]
+    stamps[400] = ""
+    rows = [f"1,{stamps[k]},{lon[k]:.9f},{lat[k]:.9f},733.6" for k in range(600)]
+    path = tmp_path / "gpx.csv"
+    path.write_text("track,time,lon,lat,ele\n" + "\n".join(rows) + "\n")
+    timed = tmp_path / "timed.csv"
+    timed.write_text("track,time,lon,lat,ele\n" + "\n".join(r for r in rows if ",," not in r))
+    args = ["--sample-rate", "1", "--columns", "particle=track"]
+    doc, err = stats(["--tracks", str(path), *args], capsys)
+    assert doc["track_counts"]["missing"] == 251 and doc["tracks"] == 1
+    assert "251 fixes without a time (time empty or NaN, the first on line 2) left out" in err
+    alone, _ = stats(["--tracks", str(timed), *args], capsys)
+    assert doc["groups"][0] | {"name": ""} == alone["groups"][0] | {"name": ""}
+    assert doc["groups"][0]["mean_step"] == pytest.approx(1.2, rel=1e-6)
+
+
+def test_a_header_written_as_a_comment_names_the_columns(tmp_path, capsys):
+    """tracktable writes its point files' header as a comment, `#object_id,update_time,...`,
+    and leaves unknown fields empty: the comment names the columns, and a note says so."""
+    rows = []
+    for name, (lon0, lat0) in {"DAL54": (-66.75, 28.25), "UAL48": (-42.1, 58.4)}.items():
+        lon, lat = geodesic_walk(lon0, lat0, 40, step=2300.0, turn=0.5, azimuth=80)
+        for k in range(40):
+            stamp = f"2013-07-01 05:{50 + k // 60:02d}:{k % 60:02d}"
+            rows.append(f"{name},{stamp},{lon[k]:.5f},{lat[k]:.5f},,,33000,{name}")
+    header = "object_id,update_time,longitude,latitude,speed,heading,altitude,ads_callsign"
+    path = tmp_path / "asdi.csv"
+    path.write_text(f"# tracktable points\n#{header}\n" + "\n".join(rows) + "\n")
+    plain = tmp_path / "plain.csv"
+    plain.write_text(f"{header}\n" + "\n".join(rows) + "\n")
+    doc, err = stats(["--tracks", str(path), "--z-unit", "ft", "--sample-rate", "1"], capsys)
+    assert "column names taken from the comment line 2" in err
+    assert doc["tracks"] == 2 and doc["groups"][0]["mean_step"] == pytest.approx(2300, rel=1e-3)
+    alone, _ = stats(["--tracks", str(plain), "--z-unit", "ft", "--sample-rate", "1"], capsys)
+    assert doc["groups"][0] | {"name": ""} == alone["groups"][0] | {"name": ""}
+
+
 @pytest.mark.parametrize(
     ("name", "write", "note"),
     [
@@ -284,6 +327,7 @@ def test_a_gps_hike_without_an_id_column_is_one_track(tmp_path, capsys):
         ("zipped.csv.gz", lambda rows: gzip.compress(_text(rows, ",", ".")), "gz-compressed"),
         ("notes.csv", lambda rows: b"# logger v2\n# m\n" + _text(rows, ",", ".").replace(
             b"\n1,", b"\n# a comment\n1,", 1), ""),
+        ("remark.csv", lambda rows: b"# logger, v2, by, me\n" + _text(rows, ",", "."), ""),
         ("utf16.csv", lambda rows: _text(rows, ",", ".").decode().encode("utf-16"),
          "read as UTF-16 text"),
     ],
@@ -335,6 +379,11 @@ def test_times_in_common_forms(tmp_path, capsys, stamps, args, note):
          "; give the form, e.g. '%d/%m/%Y %H:%M:%S', with --time-format"),
         ("id,t,x,y\n1,yesterday,0,0\n", [], "line 2: t is 'yesterday': not a number, nor a "
          "date-time"),
+        ("id,t,x,y\n" + "1,,0,0\n" * 250 + "1,yesterday,0,0\n", [],
+         "line 252: t is 'yesterday': not a number, nor a date-time"),
+        ("# id t x\n1,0,0,0\n1,0.1,1,2\n", [], "line 2, '1,0,0,0'..., looks like a row, not "
+         "column names (the comment above it says 'id t x'): the file has no header line; name "
+         "its columns with --names"),
         ("id;t;x;y\n1;0;0;0\n", ["--sep", ","], "has no ','; name the separator with --sep"),
         ("id,t,x,y\n1,0,0,0\n1,0.1,1,2,5\n", [], "line 3: 5 fields where the header has 4 "
          "('1,0.1,1,2,5'); --skip-bad-rows skips such rows"),

@@ -381,7 +381,7 @@ def test_a_backwards_time_stamp_is_refused_naming_track_and_lines(tmp_path, caps
             "to time its 'frame' column, give the seconds per frame (dt) with --dt S",
         ),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,0,2\n1,0.2,abc,2\n", "line 4: x is 'abc', not a number"),
-        ("particle,t,x,y\n1,0,0,2\n1,,1,2\n", "line 3: t is missing (empty or NaN)"),
+        ("particle,t,x,y\n1,,0,2\n1,,1,2\n", "every t is missing (empty or NaN)"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,inf,2\n", "line 3: x is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,inf,0,2\n", "line 3: t is inf, not a finite number"),
         ("particle,t,x,y\n1,0,0,2\n1,0.1,1,2\n1,0.1,2,2\n", "particle 1 has two rows at t = 0.1"),

@@ -48,7 +48,17 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
         # Last: ADS-B data name the ground track's angle "track" beside their icao24 ids.
         "track",
     ),
-    "t": ("t", "time", "timestamp", "seconds", "datetime", "date_time", "basedatetime", "time_s"),
+    "t": (
+        "t",
+        "time",
+        "timestamp",
+        "seconds",
+        "datetime",
+        "date_time",
+        "basedatetime",
+        "time_s",
+        "update_time",
+    ),
     "frame": ("frame", "frame_number", "frame_no", "frame_idx", "frame_index"),
     "x": ("x", "pos_x", "position_x", "location-long", "longitude", "lon", "lng", "long"),
     "y": ("y", "pos_y", "position_y", "location-lat", "latitude", "lat"),
@@ -89,6 +99,8 @@ MAX_COORDINATE = 1e15
 _WIDE = re.compile(r"^(?P<axis>[xyz])_?(?P<n>\d+)$", re.I)
 #: Bytes kept per fix while reading: id, time, x, y, z (and the row order sorting needs).
 ROW_BYTES = 4 + 8 + 24 + 8
+#: Non-empty values of the time column its form is found from.
+HEAD_VALUES = 200
 #: Roles read as numbers.
 NUMERIC = ("x", "y", "z", "vx", "vy", "vz")
 
@@ -195,10 +207,10 @@ def _wide_columns(names: list[str]) -> tuple[tuple[str, str, str, str | None], .
 class Rows:
     """Every fix of a file, in file order (a wide table's: time by time, track by track).
 
-    particle: (n,) int32 index into `names`; t: (n,) float64 seconds; xyz: (n, 3) float64 as
-    the file holds them (NaN: missing, or no such column); velocity: (n, 3) or None; group:
-    (n,) int32 into `groups` or None; source: (n,) int64 data row of each fix, or None when
-    fix i is row i.
+    particle: (n,) int32 index into `names`; t: (n,) float64 seconds (NaN: empty); xyz:
+    (n, 3) float64 as the file holds them (NaN: missing, or no such column); velocity: (n, 3)
+    or None; group: (n,) int32 into `groups` or None; source: (n,) int64 data row of each
+    fix, or None when fix i is row i.
     """
 
     particle: Array
@@ -435,33 +447,25 @@ def _codes(ids: _Ids, column: Any, name: str, first_row: int, lines: Lines) -> A
 
 
 def _times(column: Any, plan: ReadPlan, first_row: int, lines: Lines) -> Array:
-    """A batch's times (s); TracksError naming the line of a missing or bad one."""
+    """A batch's times (s), NaN where empty (a fix that cannot be placed in time, left out
+    as missing as one without a position is); TracksError naming the line of a bad one."""
     roles = plan.layout.roles
     if plan.times is None:  # frames
-        frames = _floats(column(roles["frame"]), roles["frame"], first_row, lines)
-        bad = ~np.isfinite(frames)
-        if bad.any():
-            row = int(np.argmax(bad))
-            raise TracksError(
-                f"{lines.at(first_row + row)}: {roles['frame']} is {_said(frames[row])}"
-            )
         assert plan.frame_dt is not None
-        return frames * plan.frame_dt
-    name = plan.times.name
-    try:
-        t = plan.times.seconds(column(name))
-    except TimeError as e:
-        place = lines.at(first_row + e.row) if e.row is not None else str(lines.path)
-        raise TracksError(f"{place}: {e}", e.option) from None
-    bad = ~np.isfinite(t)
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise TracksError(f"{lines.at(first_row + row)}: {name} is {_said(t[row])}")
+        name = roles["frame"]
+        t = _floats(column(name), name, first_row, lines) * plan.frame_dt
+    else:
+        name = plan.times.name
+        try:
+            t = plan.times.seconds(column(name))
+        except TimeError as e:
+            place = lines.at(first_row + e.row) if e.row is not None else str(lines.path)
+            raise TracksError(f"{place}: {e}", e.option) from None
+    infinite = np.isinf(t)
+    if infinite.any():
+        row = int(np.argmax(infinite))
+        raise TracksError(f"{lines.at(first_row + row)}: {name} is {t[row]}, not a finite number")
     return t
-
-
-def _said(value: float) -> str:
-    return "missing (empty or NaN)" if np.isnan(value) else f"{value}, not a finite number"
 
 
 def _floats(column: Any, name: str, first_row: int, lines: Lines) -> Array:
@@ -588,14 +592,11 @@ def plan_read(
             if head is None:  # a Parquet timestamp column
                 reader = TimeReader(roles["t"], "date")
             else:
-                reader = time_reader(roles["t"], head, time_unit, time_format)
+                reader = time_reader(roles["t"], list(head[0]), time_unit, time_format)
         except TimeError as e:
-            place = (
-                f"{path}: line {dialect.skip + 2 + (e.row or 0)}"
-                if not dialect.parquet
-                else str(path)
-            )
-            raise TracksError(f"{place}: {e}", e.option) from None
+            assert head is not None
+            row = head[1][e.row or 0] if head[1] else 0
+            raise TracksError(f"{Lines(path, dialect).at(row)}: {e}", e.option) from None
         types[roles["t"]] = pa.float64() if reader.kind == "number" else pa.string()
         return ReadPlan(layout, types, reader, None)
     if "frame" in roles:
@@ -611,10 +612,16 @@ def plan_read(
     raise TracksError(f"{path}: no column 't' or 'frame' (its columns: {listed})", "columns")
 
 
-def _head_values(path: Path, dialect: Dialect, name: str) -> list[str | None] | None:
-    """The first values of column `name` as text (None for a Parquet timestamp column)."""
+def _head_values(path: Path, dialect: Dialect, name: str) -> tuple[list[str], list[int]] | None:
+    """The first HEAD_VALUES values of column `name` that are not empty, as text, and their
+    data rows (None for a Parquet timestamp column). Read on past empty values as far as
+    needed: a GPS log's first points often have no time, and a window of them alone shows
+    no time's form."""
     import pyarrow as pa
 
+    values: list[str] = []
+    rows: list[int] = []
+    first = 0
     try:
         if dialect.parquet:
             import pyarrow.parquet as pq
@@ -622,23 +629,40 @@ def _head_values(path: Path, dialect: Dialect, name: str) -> list[str | None] | 
             with pq.ParquetFile(path) as f:
                 if pa.types.is_timestamp(f.schema_arrow.field(name).type):
                     return None
-                batch = next(f.iter_batches(batch_size=64, columns=[name]), None)
-            if batch is None:
-                return []
-            column = batch.column(0)
-            if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
-                return [None if v is None else str(v) for v in column.to_pylist()]
-            return column.to_pylist()
-        batches = track_source.read_batches(
-            path, dialect, [name], {name: pa.string()}, track_source.HEAD_BLOCK_BYTES
-        )
-        batch = next(iter(batches), None)
+                batches: Any = f.iter_batches(batch_size=HEAD_VALUES, columns=[name])
+                for batch in batches:
+                    first = _gather(batch.column(0), first, values, rows)
+                    if len(values) >= HEAD_VALUES:
+                        break
+        else:
+            batches = track_source.read_batches(
+                path, dialect, [name], {name: pa.string()}, track_source.HEAD_BLOCK_BYTES
+            )
+            for batch in batches:
+                first = _gather(batch.column(0), first, values, rows)
+                if len(values) >= HEAD_VALUES:
+                    break
     except (pa.ArrowException, OSError, EOFError) as e:
         raise _parse_error(_first_line(e), path, dialect, Lines(path, dialect)) from None
-    values = [] if batch is None else batch.column(0).slice(0, 200).to_pylist()
     if dialect.decimal == ",":  # as the reader will parse numbers
-        values = [v.replace(",", ".") if v is not None else None for v in values]
-    return values
+        values = [v.replace(",", ".") for v in values]
+    return values[:HEAD_VALUES], rows[:HEAD_VALUES]
+
+
+def _gather(column: Any, first: int, values: list[str], rows: list[int]) -> int:
+    """Append the non-empty values of a batch's `column` (data rows from `first` on) to
+    `values` as text, up to HEAD_VALUES, and their rows to `rows`; the next batch's first
+    row."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        column = pc.cast(column, pa.string())
+    filled = pc.fill_null(pc.not_equal(pc.utf8_trim_whitespace(column), ""), False)
+    found = np.flatnonzero(np.asarray(filled))[: HEAD_VALUES - len(values)]
+    values += column.take(pa.array(found)).to_pylist()
+    rows += (found + first).tolist()
+    return first + len(column)
 
 
 __all__ = [

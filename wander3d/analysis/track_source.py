@@ -2,8 +2,9 @@
 
 CSV (also `.tsv`, `.txt`, gzip'd as `.gz`) or Parquet. A CSV's dialect is found from its
 first lines (`sniff`): the separator (`,`, `;`, tab or `|`, unless given), decimal commas
-beside a `;` or tab separator, comment lines (`#`) before the header and between rows, and
-UTF-16 text (read as such and said). The rows are read in batches of a few MiB
+beside a `;` or tab separator, comment lines (`#`) before the header and between rows (the
+last one before the rows is the header when it names their fields, as tracktable writes it),
+and UTF-16 text (read as such and said). The rows are read in batches of a few MiB
 (`read_batches`: pyarrow's streaming CSV reader, Parquet's `iter_batches`), so a file is never
 held whole in memory. A data row is named to the user by its line in the file (`Lines`),
 counted only when an error or a warning needs it.
@@ -36,6 +37,8 @@ BLOCK_BYTES = 1 << 24
 #: Bytes per block when only the first rows are wanted.
 HEAD_BLOCK_BYTES = 1 << 16
 PARQUET_BATCH_ROWS = 1 << 20
+#: A field that is a number or a date-time, not a name.
+_VALUE = re.compile(r"\s*[-+]?[\d.:/ T-]*\d[\d.:/ TZ+-]*\s*")
 #: A number with a decimal comma, and one with a decimal point.
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?\d+,\d+([eE][+-]?\d+)?\s*$")
 _POINT_NUMBER = re.compile(r"^\s*[+-]?\d*\.\d+([eE][+-]?\d+)?\s*$")
@@ -176,7 +179,12 @@ def sniff(path: Path, separator: str | None = None, names: tuple[str, ...] = ())
         notes.append(f"{shown}-separated" + (", decimal commas" if decimal == "," else ""))
     if compressed:
         notes.append(f"{compressed[1:]}-compressed")
-    if not names and _looks_like_a_row(body[0], separator):
+    commented = _comment_header(lines[:skip], body[0], separator) if not names else None
+    if commented is not None:
+        number, found = commented
+        names = found
+        notes.append(f"column names taken from the comment line {number}")
+    elif not names and _looks_like_a_row(body[0], separator):
         above = [line.lstrip("# ").strip() for line in lines[:skip] if line.strip()]
         said = f" (the comment above it says {above[-1][:60]!r})" if above else ""
         raise SourceError(
@@ -184,9 +192,39 @@ def sniff(path: Path, separator: str | None = None, names: tuple[str, ...] = ())
             f"names{said}: the file has no header line; name its columns",
             "names",
         )
-    if names:
+    if names and commented is None:
         notes.append("columns named " + ", ".join(names))
     return Dialect(False, separator, decimal, encoding, compressed, skip, tuple(notes), names)
+
+
+def _comment_header(
+    above: list[str], first: str, separator: str
+) -> tuple[int, tuple[str, ...]] | None:
+    """(line number, names) of a header written as a comment (tracktable writes
+    `#object_id,update_time,longitude,...`): the last comment line `above` the first data
+    line `first`, when it splits by `separator` into as many fields as `first`, each a name
+    (not empty, not a number, none twice), and `first` is not names itself (one of its fields
+    is empty or a number or date-time). Else None."""
+    import csv
+
+    comments = [(k, line) for k, line in enumerate(above, start=1) if line.strip()]
+    if not comments:
+        return None
+    number, comment = comments[-1]
+    try:
+        fields = [
+            f.strip() for f in next(csv.reader([comment.lstrip().lstrip("#")], delimiter=separator))
+        ]
+        row = next(csv.reader([first], delimiter=separator))
+    except (csv.Error, StopIteration):
+        return None
+    if len(fields) < 2 or len(fields) != len(row) or len(set(fields)) != len(fields):
+        return None
+    if any(not f or _VALUE.fullmatch(f) for f in fields):
+        return None
+    if not any(not f.strip() or _VALUE.fullmatch(f) for f in row):
+        return None
+    return number, tuple(fields)
 
 
 def _looks_like_a_row(line: str, separator: str) -> bool:
@@ -197,7 +235,7 @@ def _looks_like_a_row(line: str, separator: str) -> bool:
         fields = next(csv.reader([line], delimiter=separator))
     except (csv.Error, StopIteration):
         return False
-    data = [f for f in fields if re.fullmatch(r"\s*[-+]?[\d.:/ T-]*\d[\d.:/ TZ+-]*\s*", f)]
+    data = [f for f in fields if _VALUE.fullmatch(f)]
     return len(fields) > 1 and len(data) * 2 > len(fields)
 
 

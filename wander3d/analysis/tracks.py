@@ -17,17 +17,18 @@ Axes are right-handed with +y up, as wander3d's. 2D tracks (no z) lie in the hor
 plane: (x, y) becomes (x, 0, -y), seen from above as drawn on paper, so their turn angles
 are the usual 2D ones; image coordinates, y down (`y_down`), become (x, 0, y). 3D tracks are
 +y up, or +z up (`up="z"`: (x, y, z) becomes (x, z, -y)); geographic ones are (east,
-altitude, -north). An empty or NaN position is a missing fix (trackers write them so); each
-particle's fixes must come in time order (or `sort`), and a repeated fix is refused (or
-dropped: `drop_duplicates`). A particle's track is split where consecutive fixes are more
-than `max_gap` apart (default: GAP_INTERVALS sample or fix intervals, whichever is longer),
-never bridged; each piece is resampled by linear interpolation to a fixed interval from its
-own first fix and measured in full (`Samples.lengths`); pieces shorter than the metrics need
-are left out and counted. Headings are the velocity's direction: the vx, vy, vz columns when
-present, else central differences of the resampled positions (one-sided at each track's
-ends); while a particle is at rest its heading is its last direction of motion. Positions
-are kept in float64 and moved so that the middle of their bounding box is the origin before
-anything is computed: coordinates in UTM metres (5e6) measure as near zero do.
+altitude, -north). An empty or NaN position is a missing fix (trackers write them so), and
+so is an empty or NaN time (it cannot be placed in time); each particle's fixes must come in
+time order (or `sort`), and a repeated fix is refused (or dropped: `drop_duplicates`). A
+particle's track is split where consecutive fixes are more than `max_gap` apart (default:
+GAP_INTERVALS sample or fix intervals, whichever is longer), never bridged; each piece is
+resampled by linear interpolation to a fixed interval from its own first fix and measured in
+full (`Samples.lengths`); pieces shorter than the metrics need are left out and counted.
+Headings are the velocity's direction: the vx, vy, vz columns when present, else central
+differences of the resampled positions (one-sided at each track's ends); while a particle is
+at rest its heading is its last direction of motion. Positions are kept in float64 and moved
+so that the middle of their bounding box is the origin before anything is computed:
+coordinates in UTM metres (5e6) measure as near zero do.
 
 The file is read in batches, and whether its fixes and then its samples fit in memory is
 asked before they are read or made (`memory_budget`), so a file too large for this machine
@@ -241,6 +242,14 @@ def read_tracks(
             f"{fixes.null_island:,} fix{'es' if fixes.null_island != 1 else ''} at longitude 0, "
             "latitude 0 (where loggers without a fix write one) left out as missing"
         )
+    if fixes.untimed:
+        time = plan.times.name if plan.times else layout.roles["frame"]
+        first = lines.at(fixes.first_untimed).rsplit(": ", 1)[1]
+        notes.append(
+            f"{fixes.untimed:,} fix{'es' if fixes.untimed != 1 else ''} without a time ({time} "
+            f"empty or NaN, the first on {first}) left out as missing: they cannot be placed "
+            "in time"
+        )
     pieces = _pieces(fixes, rate, record, options.max_gap, min_samples, path)
     positions, frame_notes, warnings = _positions(
         fixes, pieces, layout, options, geographic, record, lines
@@ -350,6 +359,8 @@ class _Fixes:
     missing: int
     duplicates: int
     null_island: int
+    untimed: int = 0  # fixes without a time, counted in `missing` too
+    first_untimed: int = 0  # the first one's data row
 
     def row(self, fix: int) -> int:
         return fix if self.rows is None else int(self.rows[fix])
@@ -372,10 +383,23 @@ def _order_fixes(
         missing |= island
     if rows.velocity is not None:
         missing |= ~np.isfinite(rows.velocity).all(axis=1)
+    # A fix without a time (GPS loggers write points before their clock is set) cannot be
+    # placed in time: missing, as one without a position is.
+    untimed = np.isnan(rows.t)
+    missing |= untimed
     sel = np.flatnonzero(~missing) if missing.any() else None  # each fix's index in `rows`
     particle, t = _take(rows.particle, sel), _take(rows.t, sel)
     if len(t) == 0:
-        raise TracksError(f"{lines.path}: every position is missing")
+        time = layout.roles.get("t", layout.roles.get("frame"))
+        if untimed.all():
+            raise TracksError(
+                f"{lines.path}: every {time} is missing (empty or NaN): no fix is placed in time"
+            )
+        raise TracksError(
+            f"{lines.path}: no fix has both a time and a position"
+            if untimed.any()
+            else f"{lines.path}: every position is missing"
+        )
     order = np.argsort(particle, kind="stable") if (np.diff(particle) < 0).any() else None
     pid, tt = _take(particle, order), _take(t, order)
     same = pid[1:] == pid[:-1]
@@ -426,6 +450,8 @@ def _order_fixes(
         missing=int(missing.sum()),
         duplicates=len(repeat),
         null_island=null_island,
+        untimed=int(untimed.sum()),
+        first_untimed=rows.row(int(np.argmax(untimed))),
     )
 
 
