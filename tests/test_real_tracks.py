@@ -109,6 +109,28 @@ def test_gpxpy_hike_with_elevation_in_segments(capsys):
     assert group["mean_turn_rate"] == pytest.approx(turn, rel=1e-3)
 
 
+def test_gpxpy_log_whose_first_track_has_no_times(capsys):
+    """gpxpy's korita-zbevnica: its first track's 358 points carry no time (as GPX allows):
+    they are left out as missing fixes, said in a note, and the rest measures as if they had
+    never been in the file."""
+    path = DATA / "gpxpy_korita-zbevnica.csv"
+    table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(strings_can_be_null=True))
+    timed = np.asarray(table["time"].is_valid())
+    track = np.asarray(table["track"])[timed]
+    t = seconds(table["time"].filter(table["time"].is_valid()))
+    p = np.column_stack([np.asarray(table[c], dtype=np.float64) for c in ("lon", "lat", "ele")])
+    p = p[timed]
+    args = ["--columns", "particle=track", "--max-gap", "120", "--sample-rate", "0.1"]
+    assert main(["stats", "--tracks", str(path), *args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "358 fixes without a time" in captured.err
+    (group,) = json.loads(captured.out)["groups"]
+    tracks = [(t[track == k], p[track == k]) for k in np.unique(track)]
+    speed, turn = independent(tracks, 0.1, 120.0, geographic=True)
+    assert group["mean_speed"] == pytest.approx(speed, rel=1e-3)
+    assert group["mean_turn_rate"] == pytest.approx(turn, rel=1e-3)
+
+
 def test_tracktable_flights_in_feet_named_with_names(capsys):
     """tracktable's two flights: the header is a comment naming 7 of the 8 fields (and
     swapping latitude and longitude, which nothing can know), so the columns are named with
