@@ -9,6 +9,7 @@ turn rate and turn angle of the circles they were drawn on.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -423,6 +424,23 @@ def test_sampling_faster_than_the_fixes_is_pointed_out(tmp_path, capsys):
     write_csv(tmp_path / "npcs.csv", rows)
     assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--sample-rate", "60"]) == 0
     assert "the samples between fixes lie on straight lines" in capsys.readouterr().err
+
+
+def test_sampling_slower_than_the_fixes_is_pointed_out(tmp_path, capsys):
+    # Fixes every 25 to 50 ms (median 37.5 ms, 26.7 Hz): the default 10 Hz takes one in about
+    # three, and turn rates measured so are not the tracks' own.
+    write_csv(tmp_path / "npcs.csv", circles(particles=2))
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv")]) == 0
+    (note,) = [line for line in capsys.readouterr().err.splitlines() if "sampled at" in line]
+    assert re.fullmatch(
+        r"wander3d: the tracks have a fix every 0\.03\d+ s \(2[67]\.\d+ Hz, median\), sampled at "
+        r"10 Hz: turn rates and twitchiness depend on the sample rate; --sample-rate 2[67]\.\d+ "
+        r"measures at the fixes' own rate",
+        note,
+    ), note
+    # At 20 Hz the fixes are not 1.5 times faster: no note either way.
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--sample-rate", "20"]) == 0
+    assert "fix every" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
