@@ -467,6 +467,34 @@ def test_a_plot_format_matplotlib_is_not_asked_for_is_refused(tmp_path, capsys, 
     assert not plot.exists()
 
 
+def test_a_per_track_plot_of_many_tracks_keeps_its_legends_short(tmp_path, monkeypatch, recwarn):
+    # 40 tracks, one curve each per panel: a legend of 40 lines covered every panel, outgrew
+    # it, and matplotlib's "Tight layout not applied" warning leaked to stderr.
+    from wander3d.analysis import plot
+
+    figures = []
+    draw = plot.plot_figure
+
+    def plot_figure(*args):
+        figures.append(draw(*args))
+        return figures[-1]
+
+    monkeypatch.setattr(plot, "plot_figure", plot_figure)
+    write_csv(tmp_path / "npcs.csv", circles(particles=40, seconds=3.0))
+    out = tmp_path / "npcs.png"
+    args = ["stats", "--tracks", str(tmp_path / "npcs.csv"), "--per-track", "--plot", str(out)]
+    assert main(args) == 0
+    assert not [w for w in recwarn if "layout" in str(w.message)]
+    (fig,) = figures
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        assert legend is not None
+        labels = [t.get_text() for t in legend.get_texts()]
+        assert len(labels) == plot.LEGEND_ENTRIES
+        assert labels[0].startswith("npc-") and labels[-1] == "and 29 more"
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
 def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
     from wander3d.analysis import plot
 

@@ -95,9 +95,23 @@ def style_axes(ax: Axes, xlabel: str, ylabel: str, heading: str) -> None:
     _style(ax, xlabel, ylabel, heading)
 
 
+#: The most entries a legend lists; beyond, its last line says how many more were drawn.
+LEGEND_ENTRIES = 12
+
+
 def style_legend(ax: Axes) -> None:
-    """The Axes' legend in the dark style."""
-    legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+    """The Axes' legend in the dark style, of at most LEGEND_ENTRIES lines: with more curves
+    (`stats --per-track` on hundreds of tracks) the first ones and "and N more", so that it
+    neither covers the panel nor outgrows the figure."""
+    from matplotlib.lines import Line2D
+
+    handles, labels = ax.get_legend_handles_labels()
+    if len(handles) > LEGEND_ENTRIES:
+        shown = LEGEND_ENTRIES - 1
+        more = Line2D([], [], linestyle="none")
+        handles = [*handles[:shown], more]
+        labels = [*labels[:shown], f"and {len(labels) - shown:,} more"]
+    legend = ax.legend(handles, labels, fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                        labelcolor=_FOREGROUND, loc="best")  # fmt: skip
     legend.get_frame().set_alpha(0.85)
 
@@ -176,9 +190,7 @@ def _draw(
     axis_ax.set_ylim(-0.5, 1.02)
 
     for ax in axes:
-        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
-                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
-        legend.get_frame().set_alpha(0.85)
+        style_legend(ax)
     for ax in (heading_ax, axis_ax):
         ax.set_xlim(0.0, axes_limit(curves))
 
@@ -226,9 +238,7 @@ def _draw_path(
         ax.set_yscale("log")
         plain_log_ticks(ax)
     for ax in axes:
-        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
-                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
-        legend.get_frame().set_alpha(0.85)
+        style_legend(ax)
 
 
 def plain_log_ticks(ax: Axes) -> None:
