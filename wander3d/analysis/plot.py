@@ -16,6 +16,7 @@ import numpy as np
 
 from wander3d.files import unknown_format
 
+from .metric_table import metric
 from .report import StatsReport, title
 from .stats import GroupCurves
 
@@ -157,7 +158,7 @@ def _draw(
         rates = np.clip(c.turn_rates, low, high)
         counts, _ = np.histogram(rates, bins=edges)
         share = counts / max(len(rates), 1)
-        label = f"{_label(g.name, g.method)}: mean {g.mean_turn_rate:.1f} deg/s"
+        label = f"{_label(g.name, g.method)}: mean {metric('mean_turn_rate').cell(g)} deg/s"
         rates_ax.stairs(share, edges, color=color, linewidth=1.8, label=label)
         rates_ax.stairs(share, edges, color=color, alpha=0.10, fill=True)
     _style(rates_ax, "turn rate (deg/s, log scale)", "share of samples per bin",
@@ -176,8 +177,7 @@ def _draw(
 
     threshold = np.exp(-1.0)
     for g, c, color in zip(groups, curves, colors, strict=True):
-        mark = ">" if g.persistence_censored else ""
-        label = f"{_label(g.name, g.method)}: {mark}{g.persistence:.2f} s"
+        label = f"{_label(g.name, g.method)}: {metric('persistence').cell(g)} s"
         axis_ax.plot(c.lags, c.axis_acf, color=color, linewidth=1.8, label=label)
         if not g.persistence_censored and np.isfinite(g.persistence):
             axis_ax.plot([g.persistence], [threshold], "o", color=color, markersize=6)
@@ -207,7 +207,8 @@ def _draw_path(
     msd_ax, turn_ax, lift_ax = axes
     groups = report.groups
     for g, c, color in zip(groups, curves, colors, strict=True):
-        label = f"{_label(g.name, g.method)}: slope {g.msd_slope:.2f} (CRW {g.crw_msd_slope:.2f})"
+        slopes = metric("msd_slope").cell(g), metric("crw_msd_slope").cell(g)
+        label = f"{_label(g.name, g.method)}: slope {slopes[0]} (CRW {slopes[1]})"
         msd_ax.plot(c.lags[1:], c.msd[1:], color=color, linewidth=1.8, label=label)
         msd_ax.plot(c.lags[1:], c.crw_msd[1:], color=color, linewidth=1.2, linestyle="--")
     _style(msd_ax, "lag (s, log scale)", "MSD (units^2, log scale)",
