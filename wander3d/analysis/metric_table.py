@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import re
 import sys
 import textwrap
 from collections.abc import Callable
@@ -40,6 +41,18 @@ class Part(enum.Enum):
     HEADING = enum.auto()
     #: Movement ecology's path measures, from positions only, as for animal tracks.
     PATH = enum.auto()
+
+
+#: The length unit of a scene's world, as the metric table writes units ("units/s").
+WORLD_LENGTH = "units"
+#: The length unit of geographic tracks, measured in metres.
+METRES = "m"
+
+
+def unit_text(unit: str, length: str = WORLD_LENGTH) -> str:
+    """A unit of the metric table ("units/s", "units^-1/2") for lengths in `length`: "m/s",
+    "m^-1/2" for geographic tracks; the same for WORLD_LENGTH."""
+    return re.sub(rf"\b{WORLD_LENGTH}\b", length, unit)
 
 
 #: A Column's spec for a number shown with at least SIGNIFICANT_DIGITS significant digits.

@@ -16,7 +16,7 @@ import numpy as np
 
 from wander3d.files import unknown_format
 
-from .metric_table import metric
+from .metric_table import metric, unit_text
 from .report import StatsReport, title
 from .stats import GroupCurves
 
@@ -211,7 +211,8 @@ def _draw_path(
         label = f"{_label(g.name, g.method)}: slope {slopes[0]} (CRW {slopes[1]})"
         msd_ax.plot(c.lags[1:], c.msd[1:], color=color, linewidth=1.8, label=label)
         msd_ax.plot(c.lags[1:], c.crw_msd[1:], color=color, linewidth=1.2, linestyle="--")
-    _style(msd_ax, "lag (s, log scale)", "MSD (units^2, log scale)",
+    msd_unit = unit_text("units^2", report.length_unit)
+    _style(msd_ax, "lag (s, log scale)", f"MSD ({msd_unit}, log scale)",
            "Mean squared displacement (dashed: CRW prediction)")  # fmt: skip
     msd_ax.set_xscale("log")
     msd_ax.set_yscale("log")
