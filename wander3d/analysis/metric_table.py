@@ -368,9 +368,11 @@ _ANGLES = f"""\
                 angle (change of its elevation above the horizontal, +y up), in {_BIN} deg
                 bins from -180 to 180 (--json and --plot)."""
 
-_TRACKS = """\
+_TRACKS = f"""\
 External tracks (--tracks) have no known enclosure unless they were written by 'wander3d
-run': coverage then divides the tracks' bounding box, and wall contact is n/a."""
+run': coverage then divides the tracks' bounding box, and wall contact is n/a. Lengths are
+in the positions' {WORLD_LENGTH}; geographic tracks (longitude/latitude) are measured in metres,
+and their table, JSON and plot say {METRES}, {unit_text("units/s", METRES)} and so on."""
 
 #: The width of a definition's label, and the indent of its following lines.
 _LABEL = 14
