@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from plot_support import captured_figures
 from scene_support import REPO
 
 from wander3d import cli
@@ -52,8 +53,6 @@ def _across_gap(fixes, geod) -> float:
 
 
 def test_geographic_tracks_are_labelled_in_metres_others_in_units(tmp_path, capsys, monkeypatch):
-    from wander3d.analysis import plot
-
     movebank = ["--tracks", str(EXAMPLES / "movebank.csv"), "--sample-rate", "0.05"]
     doc, _ = run(movebank, capsys)
     assert doc["length_unit"] == "m"
@@ -63,14 +62,7 @@ def test_geographic_tracks_are_labelled_in_metres_others_in_units(tmp_path, caps
     trackpy, _ = run(["--tracks", str(EXAMPLES / "trackpy.csv"), "--fps", "25"], capsys)
     assert trackpy["length_unit"] == "units" and trackpy["units"]["mean_speed"] == "units/s"
 
-    figures = []
-    draw = plot.plot_figure
-
-    def plot_figure(*args):
-        figures.append(draw(*args))
-        return figures[-1]
-
-    monkeypatch.setattr(plot, "plot_figure", plot_figure)
+    figures = captured_figures(monkeypatch)
     assert cli.main(["stats", *movebank, "--plot", str(tmp_path / "storks.png")]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[2].split()[:2] == ["m/s", "deg/s"]

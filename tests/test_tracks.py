@@ -17,6 +17,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 import tidynamics
+from plot_support import captured_figures
 
 from wander3d import cli
 
@@ -472,14 +473,7 @@ def test_a_per_track_plot_of_many_tracks_keeps_its_legends_short(tmp_path, monke
     # it, and matplotlib's "Tight layout not applied" warning leaked to stderr.
     from wander3d.analysis import plot
 
-    figures = []
-    draw = plot.plot_figure
-
-    def plot_figure(*args):
-        figures.append(draw(*args))
-        return figures[-1]
-
-    monkeypatch.setattr(plot, "plot_figure", plot_figure)
+    figures = captured_figures(monkeypatch)
     write_csv(tmp_path / "npcs.csv", circles(particles=40, seconds=3.0))
     out = tmp_path / "npcs.png"
     args = ["stats", "--tracks", str(tmp_path / "npcs.csv"), "--per-track", "--plot", str(out)]
@@ -496,16 +490,7 @@ def test_a_per_track_plot_of_many_tracks_keeps_its_legends_short(tmp_path, monke
 
 
 def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
-    from wander3d.analysis import plot
-
-    figures = []
-    draw = plot.plot_figure
-
-    def plot_figure(*args):
-        figures.append(draw(*args))
-        return figures[-1]
-
-    monkeypatch.setattr(plot, "plot_figure", plot_figure)
+    figures = captured_figures(monkeypatch)
     write_csv(tmp_path / "npcs.csv", circles())
     out = tmp_path / "npcs.png"
     assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(out)]) == 0
