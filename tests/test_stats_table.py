@@ -83,11 +83,30 @@ def test_a_cell_follows_its_column_spec_scale_and_bound():
     persistence = metric_table.metric("persistence")
     assert persistence.cell(fake_stats(persistence=2.5)) == "2.50"
     assert persistence.cell(fake_stats(persistence=2.5, persistence_censored=True)) == ">2.50"
+    cos_turn = metric_table.metric("mean_cos_turn")
+    assert cos_turn.cell(fake_stats(mean_cos_turn=0.99876)) == "0.9988"  # its spec, .4f
     assert persistence.cell(fake_stats(persistence=math.nan)) == "n/a"
     coverage = metric_table.metric("coverage")
     assert coverage.cell(fake_stats(coverage=0.25)) == "25.0"  # a fraction shown in %
     sinuosity = metric_table.metric("sinuosity")
     assert sinuosity.cell(fake_stats(sinuosity=math.inf)) == "inf"
+
+
+def test_quantities_keep_three_significant_digits_in_their_column():
+    # A fish moving 0.0172 px/s or a ship at 0.95 m/s is not shown as 0.0 or 1.0; the usual
+    # values keep their layout (26.8), large ones are not put in exponent form while they fit.
+    speed = metric_table.metric("mean_speed")
+    shown = {x: speed.cell(fake_stats(mean_speed=x)) for x in
+             (0.0172, 0.95, 1.30538, 26.84, 371.3, 1306.2, 0.0, 2e-7, 4.2e9)}  # fmt: skip
+    assert shown == {
+        0.0172: "0.0172", 0.95: "0.950", 1.30538: "1.31", 26.84: "26.8", 371.3: "371",
+        1306.2: "1306", 0.0: "0", 2e-7: "2.00e-07", 4.2e9: "4.20e+09",
+    }  # fmt: skip
+    assert all(len(text) <= speed.column.width for text in shown.values())
+    turn_rate = metric_table.metric("mean_turn_rate")
+    assert turn_rate.cell(fake_stats(mean_turn_rate=0.544408)) == "0.544"
+    step = metric_table.metric("mean_step")
+    assert step.cell(fake_stats(mean_step=0.00172)) == "0.00172"
 
 
 def test_units_a_table_shows_in_percent_are_fractions():
@@ -167,4 +186,5 @@ def test_the_readmes_example_row_is_the_tables():
     c = m.column
     assert f'"{m.name}", "{m.unit}", "{m.meaning}", metrics.{m.formula.__name__},' in text
     assert f'"{m.definition}",' in text
-    assert f'Column("{c.header}", "{c.unit}", {c.width}, "{c.spec}", _H),' in text
+    spec = "SIGNIFICANT" if c.spec == metric_table.SIGNIFICANT else f'"{c.spec}"'
+    assert f'Column("{c.header}", "{c.unit}", {c.width}, {spec}, _H),' in text

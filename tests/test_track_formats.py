@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from plot_support import captured_figures
 from scene_support import REPO
 
 from wander3d import cli
@@ -49,6 +50,25 @@ def _across_gap(fixes, geod) -> float:
     """The distance of the one step across the lost fixes of Stork-1 (events 50-52)."""
     stork = [f for f in fixes if f[0] == "Stork-1"]
     return geod.inv(stork[49][1], stork[49][2], stork[50][1], stork[50][2])[2]
+
+
+def test_geographic_tracks_are_labelled_in_metres_others_in_units(tmp_path, capsys, monkeypatch):
+    movebank = ["--tracks", str(EXAMPLES / "movebank.csv"), "--sample-rate", "0.05"]
+    doc, _ = run(movebank, capsys)
+    assert doc["length_unit"] == "m"
+    units = doc["units"]
+    assert units["mean_speed"] == "m/s" and units["mean_step"] == "m"
+    assert units["sinuosity"] == "m^-1/2" and units["mean_turn_rate"] == "deg/s"
+    trackpy, _ = run(["--tracks", str(EXAMPLES / "trackpy.csv"), "--fps", "25"], capsys)
+    assert trackpy["length_unit"] == "units" and trackpy["units"]["mean_speed"] == "units/s"
+
+    figures = captured_figures(monkeypatch)
+    assert cli.main(["stats", *movebank, "--plot", str(tmp_path / "storks.png")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[2].split()[:2] == ["m/s", "deg/s"]
+    assert table[-2].split() == ["m", "m", "m", "m^-1/2", "m^-1/2"]
+    assert "units" not in "\n".join(table)
+    assert figures[0].axes[3].get_ylabel() == "MSD (m^2, log scale)"
 
 
 def test_trackpy_csv_with_fps_is_timed_by_its_frames(tmp_path, capsys):

@@ -9,6 +9,7 @@ turn rate and turn angle of the circles they were drawn on.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -16,6 +17,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 import tidynamics
+from plot_support import captured_figures
 
 from wander3d import cli
 
@@ -425,6 +427,23 @@ def test_sampling_faster_than_the_fixes_is_pointed_out(tmp_path, capsys):
     assert "the samples between fixes lie on straight lines" in capsys.readouterr().err
 
 
+def test_sampling_slower_than_the_fixes_is_pointed_out(tmp_path, capsys):
+    # Fixes every 25 to 50 ms (median 37.5 ms, 26.7 Hz): the default 10 Hz takes one in about
+    # three, and turn rates measured so are not the tracks' own.
+    write_csv(tmp_path / "npcs.csv", circles(particles=2))
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv")]) == 0
+    (note,) = [line for line in capsys.readouterr().err.splitlines() if "sampled at" in line]
+    assert re.fullmatch(
+        r"wander3d: the tracks have a fix every 0\.03\d+ s \(2[67]\.\d+ Hz, median\), sampled at "
+        r"10 Hz: turn rates and twitchiness depend on the sample rate; --sample-rate 2[67]\.\d+ "
+        r"measures at the fixes' own rate",
+        note,
+    ), note
+    # At 20 Hz the fixes are not 1.5 times faster: no note either way.
+    assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--sample-rate", "20"]) == 0
+    assert "fix every" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("name", "magic"),
     [("npcs.png", b"\x89PNG\r\n\x1a\n"), ("npcs.SVG", b"<?xml"), ("npcs.pdf", b"%PDF-")],
@@ -449,17 +468,29 @@ def test_a_plot_format_matplotlib_is_not_asked_for_is_refused(tmp_path, capsys, 
     assert not plot.exists()
 
 
-def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
+def test_a_per_track_plot_of_many_tracks_keeps_its_legends_short(tmp_path, monkeypatch, recwarn):
+    # 40 tracks, one curve each per panel: a legend of 40 lines covered every panel, outgrew
+    # it, and matplotlib's "Tight layout not applied" warning leaked to stderr.
     from wander3d.analysis import plot
 
-    figures = []
-    draw = plot.plot_figure
+    figures = captured_figures(monkeypatch)
+    write_csv(tmp_path / "npcs.csv", circles(particles=40, seconds=3.0))
+    out = tmp_path / "npcs.png"
+    args = ["stats", "--tracks", str(tmp_path / "npcs.csv"), "--per-track", "--plot", str(out)]
+    assert main(args) == 0
+    assert not [w for w in recwarn if "layout" in str(w.message)]
+    (fig,) = figures
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        assert legend is not None
+        labels = [t.get_text() for t in legend.get_texts()]
+        assert len(labels) == plot.LEGEND_ENTRIES
+        assert labels[0].startswith("npc-") and labels[-1] == "and 29 more"
+    assert out.read_bytes().startswith(b"\x89PNG")
 
-    def plot_figure(*args):
-        figures.append(draw(*args))
-        return figures[-1]
 
-    monkeypatch.setattr(plot, "plot_figure", plot_figure)
+def test_angle_plots_have_plain_ticks_not_a_symlog_block(tmp_path, monkeypatch):
+    figures = captured_figures(monkeypatch)
     write_csv(tmp_path / "npcs.csv", circles())
     out = tmp_path / "npcs.png"
     assert main(["stats", "--tracks", str(tmp_path / "npcs.csv"), "--plot", str(out)]) == 0

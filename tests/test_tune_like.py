@@ -315,6 +315,25 @@ def test_tracks_in_the_scenes_own_box_get_no_note(tmp_path, capsys):
     assert "the tracks fill" not in capsys.readouterr().err
 
 
+def test_like_says_the_fixes_outpace_the_sample_rate_as_stats_does(tmp_path, capsys):
+    """--like reads the tracks as `stats --tracks` does, and says the same notes: here that
+    fixes at 20 Hz measured at the default 10 Hz are not measured at their own rate."""
+    t = np.arange(121) * 0.05
+    rows: dict[str, list[float]] = {"id": [], "t": [], "x": [], "y": []}
+    for k in range(4):
+        rows["id"] += [k] * len(t)
+        rows["t"] += list(t)
+        rows["x"] += list(30 * t)
+        rows["y"] += list(5 * np.sin(3 * t + k))
+    pacsv.write_csv(pa.table(rows), tmp_path / "fast.csv")
+    assert main(["stats", "--tracks", str(tmp_path / "fast.csv")]) == 0
+    note = "fix every 0.05 s (20 Hz, median), sampled at 10 Hz: turn rates and twitchiness"
+    (said,) = [line for line in capsys.readouterr().err.splitlines() if note in line]
+    args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "fast.csv")]
+    assert main([*args, "--out", str(tmp_path / "fit.toml"), *QUICK]) in (0, 3)
+    assert said in capsys.readouterr().err.splitlines()
+
+
 def test_fit_box_tracks_is_refused_for_geographic_tracks(tmp_path, capsys):
     """Each geographic track is measured in a local frame of its own: they share no box."""
     lon = [4.0 + 1e-4 * i for i in range(31)] + [120.0 + 1e-4 * i for i in range(31)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import re
 import sys
 import textwrap
 from collections.abc import Callable
@@ -42,13 +43,46 @@ class Part(enum.Enum):
     PATH = enum.auto()
 
 
+#: The length unit of a scene's world, as the metric table writes units ("units/s").
+WORLD_LENGTH = "units"
+#: The length unit of geographic tracks, measured in metres.
+METRES = "m"
+
+
+def unit_text(unit: str, length: str = WORLD_LENGTH) -> str:
+    """A unit of the metric table ("units/s", "units^-1/2") for lengths in `length`: "m/s",
+    "m^-1/2" for geographic tracks; the same for WORLD_LENGTH."""
+    return re.sub(rf"\b{WORLD_LENGTH}\b", length, unit)
+
+
+#: A Column's spec for a number shown with at least SIGNIFICANT_DIGITS significant digits.
+SIGNIFICANT = "3sig"
+SIGNIFICANT_DIGITS = 3
+
+
+def significant(x: float, width: int) -> str:
+    """Finite `x` with at least SIGNIFICANT_DIGITS significant digits, in fixed point while
+    that fits `width` characters (26.8, 371, 1306, 0.950, 0.0172), else in exponent form
+    (1.23e+09): a slow track's speed is not 0.0, nor a ship's 0.95 m/s 1.0."""
+    if x == 0.0:
+        return "0"
+    decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{decimals}f}"
+    if len(text) <= width:
+        return text
+    return f"{x:#.{SIGNIFICANT_DIGITS}g}"
+
+
 @dataclass(frozen=True)
 class Column:
     """A metric's column in `wander3d stats`' text table.
 
     header:  the column's name, also the name `stats --help` defines it under;
     unit:    the unit the table shows;
-    width:   characters; spec: the format of the number (".1f"); part: which table;
+    width:   characters; part: which table;
+    spec:    the format of the number: SIGNIFICANT for a quantity whose scale depends on the
+             tracks' units and speed (`significant`), else a format spec (".4f") for one of a
+             fixed scale (a cosine, a slope, a %);
     scale:   the number is multiplied by this before it is shown (100: a fraction in %).
     """
 
@@ -92,7 +126,9 @@ class Metric:
         """Its value in `stats` as the text table shows it: "n/a" where undefined, "inf" for an
         infinite value, ">" before a lower bound."""
         x = float(getattr(stats, self.name))
-        if math.isfinite(x):
+        if math.isfinite(x) and self.column.spec == SIGNIFICANT:
+            text = significant(self.column.scale * x, self.column.width)
+        elif math.isfinite(x):
             text = f"{self.column.scale * x:{self.column.spec}}"
         else:
             # A circle's sinuosity is infinite (the JSON, which has no infinity, says null).
@@ -109,12 +145,12 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "mean_speed", "units/s", "mean speed", metrics.lengths,
         "mean of |velocity| (units/s).",
-        Column("speed", "units/s", 8, ".1f", _H),
+        Column("speed", "units/s", 8, SIGNIFICANT, _H),
     ),
     Metric(
         "mean_turn_rate", "deg/s", "mean rate at which the heading turns", metrics.turn_rates_deg,
         "mean of angle(h_k, h_k+1) / Ts (deg/s).",
-        Column("turn rate", "deg/s", 9, ".1f", _H),
+        Column("turn rate", "deg/s", 9, SIGNIFICANT, _H),
     ),
     Metric(
         "twitchiness", "deg/s^2", "mean angular acceleration of the heading",
@@ -127,7 +163,7 @@ It does not depend on dt, but it does on the sample rate: it converges
 for smooth steering (noise, seek) and grows like rate^0.5 for a random
 walk target (sphere, angle) and like rate^1.5 for a random force (white
 noise). Compare numbers taken at the same rate only.""",
-        Column("twitchiness", "deg/s^2", 11, ".1f", _H),
+        Column("twitchiness", "deg/s^2", 11, SIGNIFICANT, _H),
     ),
     Metric(
         "about_turns", "per agent per min",
@@ -138,7 +174,7 @@ One starts at sample k when some sample j in (k, k + {_WINDOW} s] has
 angle(h_k, h_j) > {_TURN} deg, and ends at the first such j. Events are
 counted in time order and never overlap (the next can start at j at the
 earliest), so one U-turn counts once.""",
-        Column("about-turns", "/agent/min", 11, ".2f", _H),
+        Column("about-turns", "/agent/min", 11, SIGNIFICANT, _H),
     ),
     Metric(
         "persistence", "s", "how long a turn lasts",
@@ -151,7 +187,7 @@ unit turning axis u_k = w_k / |w_k|, C(lag) = mean of u_k . u_k+lag
 ({MAX_LAG_S:g} s or {MIN_LAGS} samples, at most half the run), or --max-lag; n/a: no agent
 turned at all. About 0.63 * Ts means no persistence: the turning axis is
 uncorrelated from one sample to the next.""",
-        Column("persistence", "s", 11, ".2f", _H),
+        Column("persistence", "s", 11, SIGNIFICANT, _H),
         bound="persistence_censored",
     ),
     Metric(
@@ -171,7 +207,7 @@ than the enclosure's margin to a face of the box (%).""",
     Metric(
         "mean_step", "units", "mean distance between consecutive samples", metrics.steps,
         "mean step length E[l] (units): the distance covered per sample.",
-        Column("step", "units", 8, ".3f", _P),
+        Column("step", "units", 8, SIGNIFICANT, _P),
     ),
     Metric(
         "mean_cos_turn", "", "mean cosine of the 3D turning angle",
@@ -195,7 +231,7 @@ seen from above): 0 when left and right turns balance.""",
 direction, E[l] (1 + c + c^2 + ...), if step directions correlate as c^k
 (the freely rotating chain's). Use it to compare with CRW models; n/a for a
 straight path.""",
-        Column("persist CRW", "units", 11, ".4g", _P),
+        Column("persist CRW", "units", 11, SIGNIFICANT, _P),
     ),
     Metric(
         "persistence_length_acf", "units", "path length until the direction forgets",
@@ -206,7 +242,7 @@ which the step-direction autocorrelation C(m) = mean of d_k . d_k+m
 never did within the lags computed, a lower bound). Equals about P_CRW
 for a CRW; use it for any other path: where turns persist (wander, real
 animals) the direction forgets faster than c^k says, and P_CRW overstates.""",
-        Column("persist ACF", "units", 11, ".4g", _P),
+        Column("persist ACF", "units", 11, SIGNIFICANT, _P),
         bound="persistence_length_acf_censored",
     ),
     Metric(
@@ -242,7 +278,7 @@ S = 2 / sqrt(E[l] ((1 - c^2 - s^2) / ((1 - c)^2 + s^2) + b^2)),
 b = sd(l) / E[l]: the tortuosity of a random search path, independent
 of its length. Use it for real tracks, whose turns often favour one side;
 inf for a path that turns by the same angle every step (a circle).""",
-        Column("sinuosity", "units^-1/2", 10, "#.3g", _P),
+        Column("sinuosity", "units^-1/2", 10, SIGNIFICANT, _P),
     ),
     Metric(
         "sinuosity_symmetric", "units^-1/2", "sinuosity for symmetric turns (mean sine 0)",
@@ -252,7 +288,7 @@ form for symmetric turning (a CRW) most papers quote; it equals
 sinuosity when s = 0. Both n/a for a straight path. (Benhamou computes
 them after rediscretising the path to a constant step length; here the
 steps are the samples'.)""",
-        Column("sinuos sym", "units^-1/2", 10, "#.3g", _P),
+        Column("sinuos sym", "units^-1/2", 10, SIGNIFICANT, _P),
     ),
     Metric(
         "straightness", "", "mean net displacement / path length, 0..1",
@@ -332,9 +368,11 @@ _ANGLES = f"""\
                 angle (change of its elevation above the horizontal, +y up), in {_BIN} deg
                 bins from -180 to 180 (--json and --plot)."""
 
-_TRACKS = """\
+_TRACKS = f"""\
 External tracks (--tracks) have no known enclosure unless they were written by 'wander3d
-run': coverage then divides the tracks' bounding box, and wall contact is n/a."""
+run': coverage then divides the tracks' bounding box, and wall contact is n/a. Lengths are
+in the positions' {WORLD_LENGTH}; geographic tracks (longitude/latitude) are measured in metres,
+and their table, JSON and plot say {METRES}, {unit_text("units/s", METRES)} and so on."""
 
 #: The width of a definition's label, and the indent of its following lines.
 _LABEL = 14

@@ -16,6 +16,7 @@ import numpy as np
 
 from wander3d.files import unknown_format
 
+from .metric_table import metric, unit_text
 from .report import StatsReport, title
 from .stats import GroupCurves
 
@@ -95,9 +96,23 @@ def style_axes(ax: Axes, xlabel: str, ylabel: str, heading: str) -> None:
     _style(ax, xlabel, ylabel, heading)
 
 
+#: The most entries a legend lists; beyond, its last line says how many more were drawn.
+LEGEND_ENTRIES = 12
+
+
 def style_legend(ax: Axes) -> None:
-    """The Axes' legend in the dark style."""
-    legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
+    """The Axes' legend in the dark style, of at most LEGEND_ENTRIES lines: with more curves
+    (`stats --per-track` on hundreds of tracks) the first ones and "and N more", so that it
+    neither covers the panel nor outgrows the figure."""
+    from matplotlib.lines import Line2D
+
+    handles, labels = ax.get_legend_handles_labels()
+    if len(handles) > LEGEND_ENTRIES:
+        shown = LEGEND_ENTRIES - 1
+        more = Line2D([], [], linestyle="none")
+        handles = [*handles[:shown], more]
+        labels = [*labels[:shown], f"and {len(labels) - shown:,} more"]
+    legend = ax.legend(handles, labels, fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
                        labelcolor=_FOREGROUND, loc="best")  # fmt: skip
     legend.get_frame().set_alpha(0.85)
 
@@ -143,7 +158,7 @@ def _draw(
         rates = np.clip(c.turn_rates, low, high)
         counts, _ = np.histogram(rates, bins=edges)
         share = counts / max(len(rates), 1)
-        label = f"{_label(g.name, g.method)}: mean {g.mean_turn_rate:.1f} deg/s"
+        label = f"{_label(g.name, g.method)}: mean {metric('mean_turn_rate').cell(g)} deg/s"
         rates_ax.stairs(share, edges, color=color, linewidth=1.8, label=label)
         rates_ax.stairs(share, edges, color=color, alpha=0.10, fill=True)
     _style(rates_ax, "turn rate (deg/s, log scale)", "share of samples per bin",
@@ -162,8 +177,7 @@ def _draw(
 
     threshold = np.exp(-1.0)
     for g, c, color in zip(groups, curves, colors, strict=True):
-        mark = ">" if g.persistence_censored else ""
-        label = f"{_label(g.name, g.method)}: {mark}{g.persistence:.2f} s"
+        label = f"{_label(g.name, g.method)}: {metric('persistence').cell(g)} s"
         axis_ax.plot(c.lags, c.axis_acf, color=color, linewidth=1.8, label=label)
         if not g.persistence_censored and np.isfinite(g.persistence):
             axis_ax.plot([g.persistence], [threshold], "o", color=color, markersize=6)
@@ -176,9 +190,7 @@ def _draw(
     axis_ax.set_ylim(-0.5, 1.02)
 
     for ax in axes:
-        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
-                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
-        legend.get_frame().set_alpha(0.85)
+        style_legend(ax)
     for ax in (heading_ax, axis_ax):
         ax.set_xlim(0.0, axes_limit(curves))
 
@@ -195,10 +207,12 @@ def _draw_path(
     msd_ax, turn_ax, lift_ax = axes
     groups = report.groups
     for g, c, color in zip(groups, curves, colors, strict=True):
-        label = f"{_label(g.name, g.method)}: slope {g.msd_slope:.2f} (CRW {g.crw_msd_slope:.2f})"
+        slopes = metric("msd_slope").cell(g), metric("crw_msd_slope").cell(g)
+        label = f"{_label(g.name, g.method)}: slope {slopes[0]} (CRW {slopes[1]})"
         msd_ax.plot(c.lags[1:], c.msd[1:], color=color, linewidth=1.8, label=label)
         msd_ax.plot(c.lags[1:], c.crw_msd[1:], color=color, linewidth=1.2, linestyle="--")
-    _style(msd_ax, "lag (s, log scale)", "MSD (units^2, log scale)",
+    msd_unit = unit_text("units^2", report.length_unit)
+    _style(msd_ax, "lag (s, log scale)", f"MSD ({msd_unit}, log scale)",
            "Mean squared displacement (dashed: CRW prediction)")  # fmt: skip
     msd_ax.set_xscale("log")
     msd_ax.set_yscale("log")
@@ -226,9 +240,7 @@ def _draw_path(
         ax.set_yscale("log")
         plain_log_ticks(ax)
     for ax in axes:
-        legend = ax.legend(fontsize=8.5, facecolor=_BACKGROUND, edgecolor=_GRID,
-                           labelcolor=_FOREGROUND, loc="best")  # fmt: skip
-        legend.get_frame().set_alpha(0.85)
+        style_legend(ax)
 
 
 def plain_log_ticks(ax: Axes) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .metric_table import METRIC_UNITS, METRICS_HELP, Part, part
+from .metric_table import METRIC_UNITS, METRICS_HELP, WORLD_LENGTH, Part, part, unit_text
 from .metrics import ABOUT_TURN_ANGLE_DEG, ABOUT_TURN_WINDOW_S, ANGLE_BINS
 from .sampling import SamplePlan
 from .stats import COVERAGE_CELLS, GroupCurves, GroupStats
@@ -28,7 +28,9 @@ class StatsReport:
     seed, dt: None for tracks that no scene made, which `tracks` (how many were read) then
     describes; curves: each group's MSD and angle distributions, for the JSON (optional);
     counts: for tracks read from a file, the fixes read, gaps split and samples measured;
-    msd_weighting: how the MSD weighs tracks (`metrics.MSD_WEIGHTINGS`).
+    msd_weighting: how the MSD weighs tracks (`metrics.MSD_WEIGHTINGS`);
+    length_unit: what the positions' lengths are in: a world's "units", or metres ("m") for
+    geographic tracks; the table, JSON and plot label the metrics so (`unit_text`).
     """
 
     scene: str
@@ -42,6 +44,7 @@ class StatsReport:
     tracks: int | None = None
     counts: TrackCounts | None = None
     msd_weighting: str = "pairs"
+    length_unit: str = WORLD_LENGTH
 
 
 def title(report: StatsReport) -> str:
@@ -95,7 +98,8 @@ def format_table(report: StatsReport) -> str:
         head = [(h, w, a) for h, _u, w, a in lead]
         head += [(m.column.header, m.column.width, ">") for m in columns]
         units = [(u, w, a) for _h, u, w, a in lead]
-        units += [(m.column.unit, m.column.width, ">") for m in columns]
+        units += [(unit_text(m.column.unit, report.length_unit), m.column.width, ">")
+                  for m in columns]  # fmt: skip
         lines += [line(head), line(units)]
         for g in report.groups:
             row = [(g.name, name_w, "<"), (g.method, method_w, "<")]
@@ -132,6 +136,7 @@ def _curves_json(c: GroupCurves) -> dict[str, Any]:
 
 def to_json(report: StatsReport) -> dict[str, Any]:
     """The same numbers as the table, for scripts; fractions are 0..1 (the table shows %).
+    "units" gives each metric's unit with lengths in "length_unit" (the curves' "units2" too).
 
     With the report's curves, each group also has "curves": its MSD and the CRW's prediction
     at every lag, and its turn and lift angle counts in the bins "angle_bin_edges_deg".
@@ -156,7 +161,8 @@ def to_json(report: StatsReport) -> dict[str, Any]:
         "coverage_cells_per_axis": report.cells,
         "msd_weighting": report.msd_weighting,
         "angle_bin_edges_deg": _numbers(np.linspace(-180.0, 180.0, ANGLE_BINS + 1)),
-        "units": METRIC_UNITS,
+        "length_unit": report.length_unit,
+        "units": {name: unit_text(unit, report.length_unit) for name, unit in METRIC_UNITS.items()},
         "groups": [
             {
                 **{f.name: _value(getattr(g, f.name)) for f in dataclasses.fields(g)},

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from wander3d.analysis.metric_table import METRES, WORLD_LENGTH
 from wander3d.analysis.metrics import MSD_WEIGHTINGS
 from wander3d.analysis.plot import plot_format
 from wander3d.analysis.report import METRICS_HELP, StatsReport, format_table, to_json
@@ -332,6 +333,7 @@ def _measure_tracks(args: argparse.Namespace) -> int:
             plan=tracks.plan,
             tracks=None if record else tracks.samples.headings.shape[1],
             counts=tracks.counts,
+            length_unit=METRES if tracks.geographic else WORLD_LENGTH,
         )
         if plot_file is not None:
             colors = _track_colors(record, path, [g.name for g in tracks.groups])

@@ -210,9 +210,16 @@ def read_tracks_option(path: Path, option: str, args: argparse.Namespace) -> Tra
         print(f"{PROG}: {line}", file=sys.stderr)
     for line in tracks.warnings:
         print(f"{PROG}: warning: {line}", file=sys.stderr)
-    if tracks.fix_interval > 1.5 * tracks.plan.interval:
+    if tracks.fix_interval > SAMPLING_MISMATCH * tracks.plan.interval:
         print(f"{PROG}: {oversampling_note(tracks)}", file=sys.stderr)
+    elif 0 < tracks.fix_interval * SAMPLING_MISMATCH <= tracks.plan.interval:
+        print(f"{PROG}: {undersampling_note(tracks)}", file=sys.stderr)
     return tracks
+
+
+#: How many times faster the samples than the fixes, or the fixes than the samples, before a
+#: note says so.
+SAMPLING_MISMATCH = 1.5
 
 
 def oversampling_note(tracks: Tracks) -> str:
@@ -221,6 +228,17 @@ def oversampling_note(tracks: Tracks) -> str:
         f"the tracks have a fix every {tracks.fix_interval:.3g} s (median), sampled every "
         f"{tracks.plan.interval:.3g} s: the samples between fixes lie on straight lines; "
         f"--sample-rate {1 / tracks.fix_interval:.3g} or lower measures the tracks themselves"
+    )
+
+
+def undersampling_note(tracks: Tracks) -> str:
+    """Said when the fixes are closer than the samples: a lab's 30 fps tracks at the default
+    10 Hz turn more slowly than at their own rate, and the default is easy to miss."""
+    fix_rate = 1 / tracks.fix_interval
+    return (
+        f"the tracks have a fix every {tracks.fix_interval:.3g} s ({fix_rate:.4g} Hz, median), "
+        f"sampled at {tracks.plan.rate:.4g} Hz: turn rates and twitchiness depend on the "
+        f"sample rate; --sample-rate {fix_rate:.4g} measures at the fixes' own rate"
     )
 
 
@@ -258,4 +276,5 @@ __all__ = [
     "read_tracks_option",
     "track_options",
     "tracks_notes",
+    "undersampling_note",
 ]
