@@ -95,16 +95,16 @@ def test_general_sinuosity_exceeds_the_symmetric_one_when_turns_favour_a_side():
 
 
 def test_turn_and_lift_angles_of_a_helix():
-    turn, lift, defined = metrics.horizontal_turn_and_lift(helix(40, 9.0, 0.0))
-    assert defined.all()
+    turn, lift, turned, lifted = metrics.horizontal_turn_and_lift(helix(40, 9.0, 0.0))
+    assert turned.all() and lifted.all()
     np.testing.assert_allclose(turn, 9.0, atol=1e-9)  # anticlockwise from above: positive
     np.testing.assert_allclose(lift, 0.0, atol=1e-9)
-    turn, lift, _ = metrics.horizontal_turn_and_lift(helix(40, -9.0, 0.3))
+    turn, lift, _, _ = metrics.horizontal_turn_and_lift(helix(40, -9.0, 0.3))
     np.testing.assert_allclose(turn, -9.0, atol=1e-9)
     np.testing.assert_allclose(lift, 0.0, atol=1e-9)  # a steady climb does not lift further
     # Levelling out from a 45 degree climb lifts by -45 degrees once.
     p = np.array([[0, 0, 0], [0, 1, 1], [0, 2, 2], [0, 2, 3], [0, 2, 4]], float)[:, None]
-    _, lift, _ = metrics.horizontal_turn_and_lift(p)
+    _, lift, _, _ = metrics.horizontal_turn_and_lift(p)
     np.testing.assert_allclose(lift[:, 0], [0.0, -45.0, 0.0], atol=1e-9)
     counts = metrics.angle_histogram(lift, np.ones_like(lift, dtype=bool))
     edges = np.linspace(-180, 180, metrics.ANGLE_BINS + 1)

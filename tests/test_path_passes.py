@@ -208,7 +208,7 @@ def test_histogram_bins_an_angle_as_numpy_does():
     p = np.concatenate([[np.zeros(3)], np.cumsum(steps, axis=0)])[:, None, :]
     samples = samples_of(np.repeat(steps[:1, None], len(p), axis=0), p, [1], dtype=np.float64)
     got = group_sums(samples, slice(0, 1), np.array([len(p)]), 4, 2, curves=True)
-    turn, _, defined = metrics.horizontal_turn_and_lift(p)
+    turn, _, defined, _ = metrics.horizontal_turn_and_lift(p)
     np.testing.assert_array_equal(got.turn_counts, metrics.angle_histogram(turn, defined))
 
 
