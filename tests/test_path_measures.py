@@ -113,6 +113,24 @@ def test_turn_and_lift_angles_of_a_helix():
     assert counts[np.searchsorted(edges, 0.0, side="right") - 1] == 2
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e5])
+def test_a_vertical_step_has_no_horizontal_turn(offset):
+    """A step with no horizontal part has no azimuth (atan2(0, 0) would make it 0 or 180
+    degrees): no turn angle is defined in a pair with one; its lift angle is. A step that is
+    only nearly vertical (horizontal part 1e-6 of it) keeps its azimuth; one whose horizontal
+    part is 1e-12 of it, below what its float64 positions resolve at 1e5, is vertical."""
+    north, up = np.array([0.0, 0.0, -1.0]), np.array([0.0, 1.0, 0.0])
+    nearly, barely = np.array([1e-6, 1.0, 0.0]), np.array([1e-12, 1.0, 0.0])
+    s = np.array([north, up, up, north, nearly, north, barely, north])
+    p = np.concatenate([[np.zeros(3)], np.cumsum(s, axis=0)])[:, None, :] + offset
+    turn, lift, turned, lifted = metrics.horizontal_turn_and_lift(p)
+    assert turned[:, 0].tolist() == [False, False, False, True, True, False, False]
+    assert lifted.all()
+    np.testing.assert_allclose(lift[:3, 0], [90.0, 0.0, -90.0], atol=1e-9)
+    # North (azimuth 180) to nearly up but east (90): a right turn, clockwise from above.
+    np.testing.assert_allclose(turn[3:5, 0], [-90.0, 90.0], atol=1e-6)
+
+
 def test_the_help_states_the_angle_bins():
     width = 360 // metrics.ANGLE_BINS
     assert f"in {width} deg\n                bins from -180 to 180" in METRICS_HELP
