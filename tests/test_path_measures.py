@@ -95,22 +95,40 @@ def test_general_sinuosity_exceeds_the_symmetric_one_when_turns_favour_a_side():
 
 
 def test_turn_and_lift_angles_of_a_helix():
-    turn, lift, defined = metrics.horizontal_turn_and_lift(helix(40, 9.0, 0.0))
-    assert defined.all()
+    turn, lift, turned, lifted = metrics.horizontal_turn_and_lift(helix(40, 9.0, 0.0))
+    assert turned.all() and lifted.all()
     np.testing.assert_allclose(turn, 9.0, atol=1e-9)  # anticlockwise from above: positive
     np.testing.assert_allclose(lift, 0.0, atol=1e-9)
-    turn, lift, _ = metrics.horizontal_turn_and_lift(helix(40, -9.0, 0.3))
+    turn, lift, _, _ = metrics.horizontal_turn_and_lift(helix(40, -9.0, 0.3))
     np.testing.assert_allclose(turn, -9.0, atol=1e-9)
     np.testing.assert_allclose(lift, 0.0, atol=1e-9)  # a steady climb does not lift further
     # Levelling out from a 45 degree climb lifts by -45 degrees once.
     p = np.array([[0, 0, 0], [0, 1, 1], [0, 2, 2], [0, 2, 3], [0, 2, 4]], float)[:, None]
-    _, lift, _ = metrics.horizontal_turn_and_lift(p)
+    _, lift, _, _ = metrics.horizontal_turn_and_lift(p)
     np.testing.assert_allclose(lift[:, 0], [0.0, -45.0, 0.0], atol=1e-9)
     counts = metrics.angle_histogram(lift, np.ones_like(lift, dtype=bool))
     edges = np.linspace(-180, 180, metrics.ANGLE_BINS + 1)
     assert counts.sum() == 3
     assert counts[np.searchsorted(edges, -45.0, side="right") - 1] == 1
     assert counts[np.searchsorted(edges, 0.0, side="right") - 1] == 2
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e5])
+def test_a_vertical_step_has_no_horizontal_turn(offset):
+    """A step with no horizontal part has no azimuth (atan2(0, 0) would make it 0 or 180
+    degrees): no turn angle is defined in a pair with one; its lift angle is. A step that is
+    only nearly vertical (horizontal part 1e-6 of it) keeps its azimuth; one whose horizontal
+    part is 1e-12 of it, below what its float64 positions resolve at 1e5, is vertical."""
+    north, up = np.array([0.0, 0.0, -1.0]), np.array([0.0, 1.0, 0.0])
+    nearly, barely = np.array([1e-6, 1.0, 0.0]), np.array([1e-12, 1.0, 0.0])
+    s = np.array([north, up, up, north, nearly, north, barely, north])
+    p = np.concatenate([[np.zeros(3)], np.cumsum(s, axis=0)])[:, None, :] + offset
+    turn, lift, turned, lifted = metrics.horizontal_turn_and_lift(p)
+    assert turned[:, 0].tolist() == [False, False, False, True, True, False, False]
+    assert lifted.all()
+    np.testing.assert_allclose(lift[:3, 0], [90.0, 0.0, -90.0], atol=1e-9)
+    # North (azimuth 180) to nearly up but east (90): a right turn, clockwise from above.
+    np.testing.assert_allclose(turn[3:5, 0], [-90.0, 90.0], atol=1e-6)
 
 
 def test_the_help_states_the_angle_bins():

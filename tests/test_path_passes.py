@@ -164,6 +164,7 @@ def test_the_cases_reach_every_branch():
     assert want["straight_agents"] == 4  # the still agent has no path
     assert want["pairs"] < want["steps"] - 5  # the still agent's steps have no turn
     assert want["turn_counts"][[89, 90, 269, 270]].sum() > 0  # +-90 degrees: on bin edges
+    assert want["turns"] < want["pairs"]  # vertical steps (climber, axis-stepper): no azimuth
     assert want["about_turns"] > 0  # the climber falls back, the axis-stepper reverses
     wild = whole.group_sums(samples, 0, COVERAGE_CELLS, max_lag_samples(samples))
     assert wild["about_turns"] > 3 and wild["in_band"] > 0
@@ -208,7 +209,7 @@ def test_histogram_bins_an_angle_as_numpy_does():
     p = np.concatenate([[np.zeros(3)], np.cumsum(steps, axis=0)])[:, None, :]
     samples = samples_of(np.repeat(steps[:1, None], len(p), axis=0), p, [1], dtype=np.float64)
     got = group_sums(samples, slice(0, 1), np.array([len(p)]), 4, 2, curves=True)
-    turn, _, defined = metrics.horizontal_turn_and_lift(p)
+    turn, _, defined, _ = metrics.horizontal_turn_and_lift(p)
     np.testing.assert_array_equal(got.turn_counts, metrics.angle_histogram(turn, defined))
 
 
@@ -224,3 +225,66 @@ def test_an_exact_reversal_leaves_the_turning_axes_defined_elsewhere():
     samples = samples_of(h, np.concatenate([p[:, 2:3], p[:, 2:3]], axis=1), [2])
     (stats,), (curves,) = compute_stats(samples, [GroupLabel("both", "tracks")])
     assert np.isfinite(curves.axis_acf).all() and math.isfinite(stats.persistence)
+
+
+def track_of(steps: np.ndarray) -> Samples:
+    """One track taking `steps` ((k, 3)) from the origin, heading along each step, float32."""
+    p = np.concatenate([[np.zeros(3)], np.cumsum(steps, axis=0)])
+    h = np.concatenate([steps, steps[-1:]])
+    h /= np.linalg.norm(h, axis=1, keepdims=True)
+    return samples_of(h[:, None], p[:, None], [1])
+
+
+def measured(steps: np.ndarray):
+    """compute_stats' GroupStats and curves of the track `track_of(steps)`."""
+    (stats,), (curves,) = compute_stats(track_of(steps), [GroupLabel("track", "tracks")])
+    return stats, curves
+
+
+UP = np.array([0.0, 1.0, 0.0])
+ZERO_BIN = metrics.ANGLE_BINS // 2  # turns of [0, 1) degrees
+
+
+@pytest.mark.parametrize("heading", [(0.0, 0.0, -2.0), (2.0, 0.0, 0.0)], ids=["north", "east"])
+def test_a_straight_track_with_vertical_steps_does_not_turn(heading):
+    """The colleague's repro: a straight level track with two climbs straight up. A vertical
+    step has no azimuth (atan2(0, 0) made it 0 or 180 degrees: turns of -180 on a northward
+    track, +-90 on an eastward one); its pairs have no horizontal turn, and the track turns
+    as little as without its climbs."""
+    level = np.array(heading)
+    climbing = np.array([level, level, UP, UP, level, level, UP, level, level])
+    stats, curves = measured(climbing)
+    straight, straight_curves = measured(np.array([level] * 9))
+    level_pairs = 3  # steps 0-1, 4-5 and 7-8
+    assert curves.turn_counts[ZERO_BIN] == curves.turn_counts.sum() == level_pairs
+    assert straight_curves.turn_counts[ZERO_BIN] == straight_curves.turn_counts.sum() == 8
+    assert stats.mean_sin_turn == straight.mean_sin_turn == 0.0
+    # The lift angles are defined at every pair, vertical steps or not (3D measures stay).
+    assert curves.lift_counts.sum() == 8
+
+
+def test_a_track_measures_its_horizontal_turns_alike_with_or_without_vertical_steps():
+    """A helicopter climbs straight up, flies a course turning more to the left than to the
+    right, and lands straight down: its horizontal measures are those of the course alone,
+    its 3D ones (the lift angles, the mean cosine) still count the climb and the landing."""
+    rng = np.random.default_rng(5)
+    azimuth = np.cumsum(np.radians(rng.uniform(-20.0, 40.0, 30)))
+    course = np.stack([np.sin(azimuth), np.zeros(30), np.cos(azimuth)], axis=1) * 3.0
+    flight = np.concatenate([[UP] * 4, course, [-UP] * 3])
+    stats, curves = measured(flight)
+    alone, alone_curves = measured(course)
+    np.testing.assert_array_equal(curves.turn_counts, alone_curves.turn_counts)
+    assert curves.turn_counts.sum() == len(course) - 1
+    assert stats.mean_sin_turn == alone.mean_sin_turn > 0.1  # the left turns are there
+    assert curves.lift_counts.sum() == len(flight) - 1
+    assert stats.mean_cos_turn < alone.mean_cos_turn
+
+
+def test_a_vertical_track_has_no_horizontal_turn_measures():
+    """Straight up, then straight down (a diver): the mean sine of the horizontal turn, and
+    the general sinuosity built on it, are undefined (n/a); the 3D turns still give the
+    symmetric sinuosity."""
+    stats, curves = measured(np.array([UP] * 10 + [-UP] * 10))
+    assert curves.turn_counts.sum() == 0
+    assert math.isnan(stats.mean_sin_turn) and math.isnan(stats.sinuosity)
+    assert math.isfinite(stats.sinuosity_symmetric)

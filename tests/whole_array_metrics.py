@@ -113,9 +113,10 @@ def group_sums(samples: Samples, index: int, cells: int, lags: int) -> dict[str,
     path = metrics.Steps.of(p)
     directions, moved = metrics.step_directions(path)
     versines, paired = metrics.step_turn_versines(path)
-    turn, lift, turned = metrics.horizontal_turn_and_lift(path)
+    turn, lift, turned, lifted = metrics.horizontal_turn_and_lift(path)
     paired &= own[2]
     turned &= own[2]
+    lifted &= own[2]
     ratio = metrics.straightness(p, path)
     band = metrics.in_wall_band(p, samples.low, samples.high, samples.margin)
     visited = np.zeros(cells**3, dtype=bool)
@@ -144,5 +145,5 @@ def group_sums(samples: Samples, index: int, cells: int, lags: int) -> dict[str,
         "msd": metrics.msd_sums(p, lags, length),
         "rates": rates,
         "turn_counts": metrics.angle_histogram(turn, turned),
-        "lift_counts": metrics.angle_histogram(lift, turned),
+        "lift_counts": metrics.angle_histogram(lift, lifted),
     }

@@ -366,7 +366,7 @@ _ANGLES = f"""\
   turn / lift   distributions of the horizontal turn angle (change of the step's
   angles        azimuth atan2(s_x, s_z), + anticlockwise seen from above) and the lift
                 angle (change of its elevation above the horizontal, +y up), in {_BIN} deg
-                bins from -180 to 180 (--json and --plot)."""
+                bins from -180 to 180 (--json and --plot); a vertical step has no turn."""
 
 _TRACKS = f"""\
 External tracks (--tracks) have no known enclosure unless they were written by 'wander3d

@@ -369,6 +369,15 @@ def in_wall_band(positions: Array, low: Array, high: Array, margin: float) -> Ar
 
 #: Steps shorter than this (units) have no direction: no turning angle is defined at them.
 STEP_MIN_LENGTH = 1e-9
+#: Steps whose horizontal part is at most this fraction of their length are vertical: they
+#: have no azimuth, so no horizontal turn angle is defined at them. Relative to the step, so
+#: the same steps are vertical in any unit and at any speed. 1e-9 is far above the float64
+#: rounding a vertical step's horizontal part may carry after resampling or projection
+#: (about 1e-16 of the coordinates: under 1e-9 of the step out to some 1e6 steps from the
+#: origin), and below the smallest horizontal move float32 positions hold (one rounding
+#: unit, 6e-8 of the coordinate) unless the step is 60 times its distance from the origin:
+#: noise gives no vertical step an azimuth, and a real near-vertical step keeps its own.
+HORIZONTAL_MIN_FRACTION = 1e-9
 #: Bins of the turn and lift angle distributions (edges from -180 to 180 deg: 1 deg each).
 ANGLE_BINS = 360
 
@@ -427,15 +436,18 @@ def step_directions(positions: Array | Steps) -> tuple[Array, Array]:
     return unit, defined
 
 
-def horizontal_turn_and_lift(positions: Array | Steps) -> tuple[Array, Array, Array]:
-    """Turn and lift angles (deg) between consecutive steps, +y up: ((T-2, n),) * 2 and defined.
+def horizontal_turn_and_lift(positions: Array | Steps) -> tuple[Array, Array, Array, Array]:
+    """Turn and lift angles (deg) between consecutive steps, +y up, and where each is defined:
+    (turn, lift, turned, lifted), each (T-2, n).
 
     Each step's direction is split into an azimuth psi = atan2(s_x, s_z) (in the horizontal
     plane) and an elevation theta = atan2(s_y, hypot(s_x, s_z)) (above the horizontal). The turn
     angle is psi_{k+1} - psi_k wrapped into [-180, 180) (positive: anticlockwise seen from
     above, a positive rotation about +y); the lift angle is theta_{k+1} - theta_k, in
-    (-180, 180). Defined where both steps are longer than STEP_MIN_LENGTH; the turn angle of a
-    vertical step has no meaning (its azimuth is arbitrary) and is counted with the others.
+    (-180, 180). The lift angle is defined (lifted) where both steps are longer than
+    STEP_MIN_LENGTH; the turn angle (turned) where, besides, neither step is vertical
+    (horizontal part at most HORIZONTAL_MIN_FRACTION of its length): a vertical step has
+    no azimuth.
     """
     path = _steps(positions)
     s, length = path.s, path.length
@@ -443,10 +455,12 @@ def horizontal_turn_and_lift(positions: Array | Steps) -> tuple[Array, Array, Ar
     horizontal = np.sqrt(s[..., 0] ** 2 + s[..., 2] ** 2)
     azimuth = np.degrees(np.arctan2(s[..., 0], s[..., 2]))
     elevation = np.degrees(np.arctan2(s[..., 1], horizontal))
-    defined = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
+    lifted = (length[:-1] > STEP_MIN_LENGTH) & (length[1:] > STEP_MIN_LENGTH)
+    level = horizontal > HORIZONTAL_MIN_FRACTION * length
+    turned = lifted & level[:-1] & level[1:]
     turn = (np.diff(azimuth, axis=0) + 180.0) % 360.0 - 180.0
     lift = np.diff(elevation, axis=0)
-    return turn, lift, defined
+    return turn, lift, turned, lifted
 
 
 def angle_histogram(angles_deg: Array, defined: Array, bins: int = ANGLE_BINS) -> Array:
@@ -622,10 +636,11 @@ def sinuosity(
     p the mean step length, b its coefficient of variation, c and s the mean cosine and mean
     sine of the turning angle (c given as versine = 1 - c). With s = 0 (turns symmetric
     about the previous step) it is the familiar 2 / sqrt(p ((1 + c) / (1 - c) + b^2)). NaN for
-    p = 0 and for a straight path (1 - c <= STRAIGHT_VERSINE and no mean sine); infinite for a
-    path that turns by one angle at every step (a circle: 1 - c^2 - s^2 = 0, b = 0)."""
+    p = 0, for a NaN mean sine (no horizontal turn: every step pair has a vertical step) and
+    for a straight path (1 - c <= STRAIGHT_VERSINE and no mean sine); infinite for a path that
+    turns by one angle at every step (a circle: 1 - c^2 - s^2 = 0, b = 0)."""
     d, s2 = versine, mean_sin * mean_sin
-    if not (mean_step > 0 and 0.0 <= d <= 2.0) or (d <= STRAIGHT_VERSINE and s2 <= d):
+    if not (mean_step > 0 and 0.0 <= d <= 2.0 and s2 >= 0.0) or (d <= STRAIGHT_VERSINE and s2 <= d):
         return math.nan
     b2 = max(mean_step_sq / mean_step**2 - 1.0, 0.0)
     # 1 - c^2 = d (2 - d) and 1 - c = d keep their digits as c -> 1.

@@ -95,9 +95,10 @@ def group_sums(
         chunk = _ChunkSeries.allocate(len(length), t, lags, curves)
         pathsums.path_pass(
             samples.headings, samples.positions, samples.speeds, start, length,
-            samples.low, samples.high, samples.margin, cells, metrics.STEP_MIN_LENGTH, sums,
-            visited, chunk.turn_sin, chunk.turn_cos, chunk.directions, chunk.moved,
-            chunk.centred, chunk.squares, chunk.headings, turn_counts, lift_counts,
+            samples.low, samples.high, samples.margin, cells, metrics.STEP_MIN_LENGTH,
+            metrics.HORIZONTAL_MIN_FRACTION, sums, visited, chunk.turn_sin, chunk.turn_cos,
+            chunk.directions, chunk.moved, chunk.centred, chunk.squares, chunk.headings,
+            turn_counts, lift_counts,
         )  # fmt: skip
         # numpy's vectorised arctan2: the angles metrics.Turns gives, at a tenth of the cost
         # of the platform's atan2 in compiled code.

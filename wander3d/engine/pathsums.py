@@ -61,6 +61,7 @@ def path_pass(
     margin: float,
     cells: int,
     step_min: float,
+    horizontal_min: float,
     sums: _Float64s,
     visited: _Bools,
     turn_sin: _Float64s,
@@ -78,10 +79,12 @@ def path_pass(
     Adds to `sums` (float64, PATH_SUMS): speeds of own samples; step lengths, their squares
     and count; 1 - cos of the 3D turn between consecutive steps and the pairs it is defined
     for (both steps longer than step_min); the sine of the horizontal turn angle and its
-    count; each agent's straightness (net displacement / path length) and the agents it is
-    defined for; own samples within `margin` of a wall (none when margin is not finite).
-    Sets `visited[cell]` for the cells^3 cells of the box [low, high] any own sample is in
-    (axes without extent one cell thick).
+    count, over those pairs whose steps both have a horizontal part longer than
+    horizontal_min times their length (a vertical step has no azimuth); each agent's
+    straightness (net displacement / path length) and the agents it is defined for; own
+    samples within `margin` of a wall (none when margin is not finite). Sets `visited[cell]`
+    for the cells^3 cells of the box [low, high] any own sample is in (axes without extent
+    one cell thick).
 
     Writes, for n = len(lengths) agents: turn_sin, turn_cos (n, T - 1): |h_k x h_k+1| and
     h_k . h_k+1; directions (n, 3, T - 1) the unit step directions and moved (n, T - 1) where
@@ -89,7 +92,8 @@ def path_pass(
     samples; msd_squares (L + 1,) += the MSD's sum over agents and k of |p_k|^2 + |p_k+m|^2
     for every lag m <= L of the centred positions; with curves (heading_series not empty):
     heading_series (n, 3, T) the headings, and turn_counts, lift_counts += the histograms of
-    the horizontal turn and lift angles over len(turn_counts) bins from -180 to 180 deg.
+    the horizontal turn and lift angles over len(turn_counts) bins from -180 to 180 deg (the
+    turn over the pairs of the sine, the lift over those of the 1 - cos).
     """
     t = headings.shape[0]
     lags = msd_squares.shape[0] - 1
@@ -156,6 +160,7 @@ def path_pass(
         previous_length = 0.0
         p0 = p1 = p2 = 0.0  # the previous step
         previous_sin = previous_cos = 0.0  # its horizontal direction's sine and cosine
+        previous_level = False  # whether it has one
         for k in range(n_own - 1):
             s0 = np.float64(positions[k + 1, a, 0]) - np.float64(positions[k, a, 0])
             s1 = np.float64(positions[k + 1, a, 1]) - np.float64(positions[k, a, 1])
@@ -170,14 +175,11 @@ def path_pass(
                 directions[i, 2, k] = s2 / length
                 moved[i, k] = True
             horizontal = math.sqrt(s0 * s0 + s2 * s2)
-            # The azimuth atan2(s_x, s_z) as its sine and cosine; a vertical step's is
-            # atan2's of signed zeros: 0 or 180 degrees.
-            sin_azimuth: float
-            cos_azimuth: float
-            if horizontal > 0.0:
-                sin_azimuth, cos_azimuth = s0 / horizontal, s2 / horizontal
-            else:
-                sin_azimuth, cos_azimuth = 0.0, math.copysign(1.0, s2)
+            # The azimuth atan2(s_x, s_z) as its sine and cosine, where the step has one
+            # (a vertical step's would be atan2's of signed zeros: 0 or 180 degrees).
+            level = horizontal > horizontal_min * length
+            sin_azimuth = s0 / horizontal if level else 0.0
+            cos_azimuth = s2 / horizontal if level else 0.0
             if curves:
                 azimuth[k] = math.atan2(s0, s2) * _DEGREES
                 elevation[k] = math.atan2(s1, horizontal) * _DEGREES
@@ -194,16 +196,19 @@ def path_pass(
                 else:
                     sums[VERSINE] += 1.0 - dot / r
                 sums[PAIRS] += 1.0
-                # sin(psi_k+1 - psi_k) from the two azimuths' sines and cosines.
-                sums[TURN_SIN] += sin_azimuth * previous_cos - cos_azimuth * previous_sin
-                sums[TURNS] += 1.0
                 if curves:
-                    turn = ((azimuth[k] - azimuth[k - 1]) + 180.0) % 360.0 - 180.0
-                    _count(turn_counts, turn, bins)
                     _count(lift_counts, elevation[k] - elevation[k - 1], bins)
+                if level and previous_level:
+                    # sin(psi_k+1 - psi_k) from the two azimuths' sines and cosines.
+                    sums[TURN_SIN] += sin_azimuth * previous_cos - cos_azimuth * previous_sin
+                    sums[TURNS] += 1.0
+                    if curves:
+                        turn = ((azimuth[k] - azimuth[k - 1]) + 180.0) % 360.0 - 180.0
+                        _count(turn_counts, turn, bins)
             p0, p1, p2 = s0, s1, s2
             previous_length = length
             previous_sin, previous_cos = sin_azimuth, cos_azimuth
+            previous_level = level
         sums[STEPS] += max(n_own - 1, 0)
         # Straightness: net displacement over path length (undefined for an agent that
         # never moved).
