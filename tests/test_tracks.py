@@ -197,6 +197,9 @@ def test_gaps_are_split_never_bridged(tmp_path, capsys):
     captured = capsys.readouterr()
     gapped_doc = json.loads(captured.out)
     assert "40 missing (empty or NaN) left out; 1 gap over" in captured.err
+    # The table counts the pieces as agents: the summary says they are pieces of one particle.
+    assert "in 2 tracks (pieces of 1 particle, each counted as an agent)" in captured.err
+    assert gapped_doc["groups"][0]["agents"] == 2
     counts = gapped_doc["track_counts"]
     assert counts["missing"] == 40 and counts["gaps"] == 1 and counts["tracks"] == 2
     assert counts["fixes_used"] == n - 40

@@ -259,10 +259,12 @@ def tracks_notes(tracks: Tracks) -> list[str]:
     parts.append(f"{c.gaps:,} gap{'s' if c.gaps != 1 else ''} over {c.max_gap:.3g} s split")
     if c.short:
         parts.append(f"{c.short:,} piece{'s' if c.short != 1 else ''} too short left out")
-    parts.append(
-        f"measured {c.fixes_used:,} fixes in {c.tracks:,} track{'s' if c.tracks != 1 else ''} "
-        f"as {c.samples:,} samples"
-    )
+    pieces = f"{c.tracks:,} track{'s' if c.tracks != 1 else ''}"
+    particles = len(set(tracks.particles))
+    if 0 < particles < c.tracks:  # split at gaps: the table's agents are the pieces
+        plural = "s" if particles != 1 else ""
+        pieces += f" (pieces of {particles:,} particle{plural}, each counted as an agent)"
+    parts.append(f"measured {c.fixes_used:,} fixes in {pieces} as {c.samples:,} samples")
     notes.append("; ".join(parts))
     return notes
 
