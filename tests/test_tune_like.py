@@ -346,3 +346,19 @@ def test_fit_box_tracks_is_refused_for_geographic_tracks(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--fit-box tracks: geographic tracks are each measured in a local frame" in err
     assert not (tmp_path / "fit.toml").exists()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_single_track_is_fitted_without_library_warnings(tmp_path, capsys):
+    """One track has no sampling error to estimate (nothing can be left out of one): the
+    `± tracks` column is empty, and no numpy warning reaches the terminal."""
+    slow_circles_csv(tmp_path / "all.csv")
+    table = pacsv.read_csv(tmp_path / "all.csv")
+    one = table.filter(pa.compute.equal(table["id"], 0))
+    pacsv.write_csv(one, tmp_path / "one.csv")
+    args = ["tune", "default", "--group", "wanderers", "--like", str(tmp_path / "one.csv")]
+    assert main([*args, "--out", str(tmp_path / "fit.toml"), *QUICK]) in (0, 3)
+    captured = capsys.readouterr()
+    assert [line for line in captured.err.splitlines() if not line.startswith("wander3d:")] == []
+    speed = next(line for line in captured.out.splitlines() if line.startswith("mean_speed"))
+    assert "%" not in speed.split()[2]  # the ± tracks column: no error known for one track

@@ -271,9 +271,12 @@ def sampling_errors(
     `parts` interleaved parts (fewer for fewer agents), the group is measured without each
     part in turn, and the error is sqrt((G - 1) / G * sum of (value without part g - their
     mean)^2) over the G parts. NaN where fewer than two of those have the measure."""
+    names = [f.name for f in dataclasses.fields(GroupStats) if f.type in ("float", float)]
     sl = samples.group_slices[index]
     agents = np.arange(sl.start, sl.stop)
     parts = min(parts, len(agents))
+    if parts < 2:  # one agent (one track): none can be left out and the rest still measured
+        return dict.fromkeys(names, math.nan)
     values: dict[str, list[float]] = {}
     for part in range(parts):
         columns = agents[np.arange(len(agents)) % parts != part]
@@ -293,7 +296,6 @@ def sampling_errors(
         for name, value in vars(stats).items():
             if isinstance(value, float) and math.isfinite(value):
                 values.setdefault(name, []).append(value)
-    names = [f.name for f in dataclasses.fields(GroupStats) if f.type in ("float", float)]
     errors = {}
     for name in names:
         v = np.asarray(values.get(name, ()))
