@@ -537,6 +537,5 @@ def test_y_down_is_refused_for_3d_tracks(tmp_path, capsys):
     rows["z"] = [0.5 * x for x in rows["x"]]
     write_csv(tmp_path / "3d.csv", rows)
     assert main(["stats", "--tracks", str(tmp_path / "3d.csv"), "--y-down"]) == 2
-    assert "--y-down is for 2D (x, y) tracks in image coordinates; these are 3D (--up z" in (
-        capsys.readouterr().err
-    )
+    err = capsys.readouterr().err
+    assert "y down (image coordinates) applies to 2D (x, y) tracks; these are 3D; --up z" in err

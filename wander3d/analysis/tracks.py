@@ -661,9 +661,11 @@ def _positions(
     notes: list[str] = []
     warnings: list[str] = []
     if options.y_down and (geographic or three_d):
+        kind = "geographic" if geographic else "3D"
         raise TracksError(
-            f"{lines.path}: --y-down is for 2D (x, y) tracks in image coordinates; these are "
-            + ("geographic" if geographic else "3D (--up z for z-up data)")
+            f"{lines.path}: y down (image coordinates) applies to 2D (x, y) tracks; these are "
+            f"{kind}",
+            None if geographic else "up",
         )
     if geographic:
         positions, notes = _geographic_positions(raw, pieces, layout, options)

@@ -51,6 +51,7 @@ HINTS = {
     "crs": " (--crs)",
     "names": " with --names NAME,NAME,...",
     "skip_bad_rows": "; --skip-bad-rows skips such rows (and counts them)",
+    "up": "; --up z reads z-up data",
 }
 _SEPARATORS = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 
