@@ -9,6 +9,7 @@ its line (`TracksError`, `missing` naming the argument of `read_tracks` that hel
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Mapping
@@ -623,21 +624,19 @@ def _head_values(path: Path, dialect: Dialect, name: str) -> tuple[list[str], li
     rows: list[int] = []
     first = 0
     try:
-        if dialect.parquet:
-            import pyarrow.parquet as pq
+        with contextlib.ExitStack() as opened:
+            batches: Any
+            if dialect.parquet:
+                import pyarrow.parquet as pq
 
-            with pq.ParquetFile(path) as f:
+                f = opened.enter_context(pq.ParquetFile(path))
                 if pa.types.is_timestamp(f.schema_arrow.field(name).type):
                     return None
-                batches: Any = f.iter_batches(batch_size=HEAD_VALUES, columns=[name])
-                for batch in batches:
-                    first = _gather(batch.column(0), first, values, rows)
-                    if len(values) >= HEAD_VALUES:
-                        break
-        else:
-            batches = track_source.read_batches(
-                path, dialect, [name], {name: pa.string()}, track_source.HEAD_BLOCK_BYTES
-            )
+                batches = f.iter_batches(batch_size=HEAD_VALUES, columns=[name])
+            else:
+                batches = track_source.read_batches(
+                    path, dialect, [name], {name: pa.string()}, track_source.HEAD_BLOCK_BYTES
+                )
             for batch in batches:
                 first = _gather(batch.column(0), first, values, rows)
                 if len(values) >= HEAD_VALUES:

@@ -537,8 +537,10 @@ def _tracks_box(scene: Scene, found: TrackTargets) -> Scene:
             low[a], high[a] = centre - half, centre + half
         low[a] -= margin
         high[a] += margin
-    box = dataclasses.replace(enclosure, min=_corner(low), max=_corner(high))
-    sides = " x ".join(f"{h - lo:.3g}" for h, lo in zip(high, low, strict=True))
+    box = dataclasses.replace(
+        enclosure, min=(low[0], low[1], low[2]), max=(high[0], high[1], high[2])
+    )
+    sides = _sides([h - lo for h, lo in zip(high, low, strict=True)], (0, 1, 2))
     print(
         f"{PROG}: the box is the tracks' own (--fit-box tracks): {sides} units (x, y, z), "
         f"its {margin:g}-unit wall margin starting at their farthest samples",
@@ -550,10 +552,6 @@ def _tracks_box(scene: Scene, found: TrackTargets) -> Scene:
         return scene.replace(enclosure=box)
     except SceneError as e:
         raise CliError(f"--fit-box tracks: {e}") from None
-
-
-def _corner(values: list[float]) -> tuple[float, float, float]:
-    return (float(values[0]), float(values[1]), float(values[2]))
 
 
 def _scaled(corner: tuple[float, float, float], factor: float) -> tuple[float, float, float]:

@@ -124,15 +124,13 @@ def track_targets(tracks: Tracks) -> TrackTargets:
     samples = tracks.samples
     three_d = bool(np.asarray(samples.high)[1] > np.asarray(samples.low)[1])
     # Samples after a track's end repeat its last one: within its box.
-    sides = samples.positions.max(axis=0) - samples.positions.min(axis=0)  # (n, 3)
-    median = np.median(sides, axis=0)
+    lows, highs = samples.positions.min(axis=0), samples.positions.max(axis=0)  # (n, 3)
+    median = np.median(highs - lows, axis=0)
     extent = (float(median[0]), float(median[1]), float(median[2]))
     floors = {TURN_DISTANCE: _turn_floor(one)}
     errors = sampling_errors(one.samples, 0, one.groups[0])
     noise = {m: errors[m] for m in targets if m in errors and math.isfinite(errors[m])}
-    lowest = samples.positions.min(axis=(0, 1))
-    highest = samples.positions.max(axis=(0, 1))
-    bounds = None if tracks.geographic else (_corner(lowest), _corner(highest))
+    bounds = None if tracks.geographic else (_corner(lows.min(axis=0)), _corner(highs.max(axis=0)))
     return TrackTargets(
         targets,
         Profile.of(curves),

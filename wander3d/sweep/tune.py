@@ -397,13 +397,13 @@ def _refine(
         if search.best().loss < before:
             start = search.best()
         else:
-            start = next((t for t in quick if _apart(search, t, started)), None)
+            start = next((t for t in quick if _apart(search, t, started, START_APART)), None)
 
 
-def _apart(search: _Search, trial: _Trial, others: Sequence[_Trial]) -> bool:
-    """Whether `trial` is at least START_APART (log units) from each of `others` in some key."""
+def _apart(search: _Search, trial: _Trial, others: Sequence[_Trial], apart: float) -> bool:
+    """Whether `trial` is more than `apart` (log units) from each of `others` in some key."""
     x = search.log_values(trial.values)
-    return all(np.max(np.abs(x - search.log_values(o.values))) > START_APART for o in others)
+    return all(np.max(np.abs(x - search.log_values(o.values))) > apart for o in others)
 
 
 class _OutOfTrials(Exception):
@@ -459,18 +459,17 @@ class _LeastSquares:
             -FINE_STEP if self.centre[j] + u[j] + FINE_STEP > self.highs[j] else FINE_STEP
             for j in range(len(u))
         ]
-        points = [u] + [u + step * np.eye(len(u))[j] for j, step in enumerate(steps)]
+        points = [u] + [u + step * unit for unit, step in zip(np.eye(len(u)), steps, strict=True)]
         at, *moved = self.measure(points)
         return np.column_stack([(r - at) / step for r, step in zip(moved, steps, strict=True)])
 
 
-def _distinct(search: _Search, trials: Sequence[_Trial], count: int, apart: float) -> list[_Trial]:
-    """The best `count` trials, each at least `apart` (log units, in some key) from every
+def _distinct(search: _Search, count: int, apart: float) -> list[_Trial]:
+    """The best `count` trials, each more than `apart` (log units, in some key) from every
     better one taken."""
     taken: list[_Trial] = []
-    for trial in sorted(trials, key=lambda t: t.loss):
-        x = search.log_values(trial.values)
-        if all(np.max(np.abs(x - search.log_values(c.values))) > apart for c in taken):
+    for trial in sorted(search.trials, key=lambda t: t.loss):
+        if _apart(search, trial, taken, apart):
             taken.append(trial)
         if len(taken) == count:
             break
@@ -493,7 +492,7 @@ class _Final:
 def _final(search: _Search, run: Callable[..., None]) -> _Final:
     """The search's FINALISTS best distinct points measured again on new seeds (the best of
     many noisy trials flatters itself); the best of them there."""
-    finalists = _distinct(search, search.trials, FINALISTS, 1e-3)
+    finalists = _distinct(search, FINALISTS, 1e-3)
     count = FINAL_SEEDS * search.seeds
     first = search.first_seed + search.seeds
     measured = search.measure([t.values for t in finalists], run, range(first, first + count))
